@@ -1,0 +1,235 @@
+package indexer_test
+
+import (
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"testing"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/labels"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// This file is the contract the scenarios, the fuzz test and the
+// benchmarks drive: what an indexer implementation must offer. Each
+// implementation (reference, exercise, client-go) has a small adapter
+// file that fills in an impl.
+
+// Indexer is the part of an indexer the tests call. The method set is the
+// same in our package and in client-go's, except for the types of
+// GetIndexers and AddIndexers, which the adapters wrap in IndexNames and
+// AddIndexes.
+type Indexer interface {
+	Add(obj any) error
+	Update(obj any) error
+	Delete(obj any) error
+	List() []any
+	ListKeys() []string
+	Get(obj any) (any, bool, error)
+	GetByKey(key string) (any, bool, error)
+	Replace(list []any, rv string) error
+	Resync() error
+	Index(indexName string, obj any) ([]any, error)
+	IndexKeys(indexName, indexedValue string) ([]string, error)
+	ListIndexFuncValues(indexName string) []string
+	ByIndex(indexName, indexedValue string) ([]any, error)
+	LastStoreSyncResourceVersion() string
+	Bookmark(rv string)
+}
+
+// handle is one indexer under test, with the calls whose types differ
+// between implementations wrapped as functions.
+type handle struct {
+	Indexer
+	IndexNames func() []string                              // sorted GetIndexers names
+	AddIndexes func(names ...string) error                  // AddIndexers from the catalogue
+	ListPods   func(ns, selector string) ([]*v1.Pod, error) // Lister.List (ns "" for all)
+	GetPod     func(ns, name string) (*v1.Pod, error)       // Lister.Namespace(ns).Get, or Get when ns is ""
+}
+
+// impl is one implementation of the chapter.
+type impl struct {
+	// NewIndexer makes an indexer with the named indexes from the
+	// catalogue, keyed by MetaNamespaceKeyFunc, or by
+	// DeletionHandlingMetaNamespaceKeyFunc when deletionHandling is set.
+	NewIndexer func(deletionHandling bool, indexNames ...string) handle
+
+	KeyFunc                 func(obj any) (string, error)
+	DeletionHandlingKeyFunc func(obj any) (string, error)
+	SplitKey                func(key string) (ns, name string, err error)
+	NamespaceIndexFunc      func(obj any) ([]string, error)
+	ExplicitKey             func(key string) any
+	Tombstone               func(key string, obj any) any
+}
+
+// impls holds every implementation; the adapter files register themselves.
+var impls = map[string]impl{}
+
+// The index functions scenarios may ask for, by name. MetaNamespaceIndexFunc
+// ("namespace") comes from the implementation itself.
+var catalogue = map[string]func(obj any) ([]string, error){
+	// byLabel indexes a pod under "key=value" for each of its labels.
+	"byLabel": func(obj any) ([]string, error) {
+		pod := obj.(*v1.Pod)
+		var values []string
+		for k, v := range pod.Labels {
+			values = append(values, k+"="+v)
+		}
+		sort.Strings(values)
+		return values, nil
+	},
+	// byNode indexes a pod under its node, or nowhere while unscheduled.
+	"byNode": func(obj any) ([]string, error) {
+		if node := obj.(*v1.Pod).Spec.NodeName; node != "" {
+			return []string{node}, nil
+		}
+		return nil, nil
+	},
+	// strict fails for a pod labelled bad=true: what an index function
+	// that cannot index an object does to the store.
+	"strict": func(obj any) ([]string, error) {
+		if obj.(*v1.Pod).Labels["bad"] == "true" {
+			return nil, fmt.Errorf("pod %s is labelled bad", obj.(*v1.Pod).Name)
+		}
+		return []string{"ok"}, nil
+	},
+}
+
+// --- object notation -------------------------------------------------------
+//
+// Scenarios write pods on one line: key, resource version, labels, node.
+//
+//	ns/a@5 labels=x:1,y:2 node=n1
+//	c@3                       a pod without a namespace (a cluster-scoped key)
+//	explicit:x/y/z            ExplicitKey("x/y/z")
+//	tombstone:ns/a            DeletedFinalStateUnknown{Key: "ns/a"}
+//	"str"                     a plain string, which has no metadata
+
+// parseObject reads one object in the notation above.
+func parseObject(im impl, line string) (any, error) {
+	line = strings.TrimSpace(line)
+	if s, ok := strings.CutPrefix(line, "explicit:"); ok {
+		return im.ExplicitKey(s), nil
+	}
+	if s, ok := strings.CutPrefix(line, "tombstone:"); ok {
+		return im.Tombstone(s, nil), nil
+	}
+	if strings.HasPrefix(line, `"`) {
+		return strings.Trim(line, `"`), nil
+	}
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("empty object")
+	}
+	pod := &v1.Pod{}
+	key, rv, _ := strings.Cut(fields[0], "@")
+	pod.ResourceVersion = rv
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		pod.Namespace, pod.Name = ns, name
+	} else {
+		pod.Name = key
+	}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "labels":
+			pod.Labels = map[string]string{}
+			for _, kv := range strings.Split(v, ",") {
+				lk, lv, _ := strings.Cut(kv, ":")
+				pod.Labels[lk] = lv
+			}
+		case "node":
+			pod.Spec.NodeName = v
+		default:
+			return nil, fmt.Errorf("unknown field %q in %q", k, line)
+		}
+	}
+	return pod, nil
+}
+
+// parseObjects reads one object per non-empty line.
+func parseObjects(im impl, input string) ([]any, error) {
+	var objs []any
+	for _, line := range strings.Split(input, "\n") {
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		obj, err := parseObject(im, line)
+		if err != nil {
+			return nil, err
+		}
+		objs = append(objs, obj)
+	}
+	return objs, nil
+}
+
+// formatObject writes an object back in the notation.
+func formatObject(obj any) string {
+	pod, ok := obj.(*v1.Pod)
+	if !ok {
+		return fmt.Sprintf("%T %v", obj, obj)
+	}
+	var b strings.Builder
+	if pod.Namespace != "" {
+		b.WriteString(pod.Namespace + "/")
+	}
+	b.WriteString(pod.Name)
+	if pod.ResourceVersion != "" {
+		b.WriteString("@" + pod.ResourceVersion)
+	}
+	if len(pod.Labels) > 0 {
+		var kvs []string
+		for _, k := range slices.Sorted(maps.Keys(pod.Labels)) {
+			kvs = append(kvs, k+":"+pod.Labels[k])
+		}
+		b.WriteString(" labels=" + strings.Join(kvs, ","))
+	}
+	if pod.Spec.NodeName != "" {
+		b.WriteString(" node=" + pod.Spec.NodeName)
+	}
+	return b.String()
+}
+
+// formatSet writes objects sorted: the store returns them in map order,
+// which is not part of its contract.
+func formatSet(objs []any) string {
+	lines := make([]string, len(objs))
+	for i, obj := range objs {
+		lines[i] = formatObject(obj)
+	}
+	sort.Strings(lines)
+	if len(lines) == 0 {
+		return "(none)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+func formatPods(pods []*v1.Pod) string {
+	objs := make([]any, len(pods))
+	for i, p := range pods {
+		objs[i] = p
+	}
+	return formatSet(objs)
+}
+
+// selector parses a label selector, "" meaning everything and "nothing"
+// meaning labels.Nothing().
+func selector(s string) (labels.Selector, error) {
+	switch s {
+	case "":
+		return labels.Everything(), nil
+	case "nothing":
+		return labels.Nothing(), nil
+	}
+	return labels.Parse(s)
+}
+
+// register adds an implementation under its name.
+func register(name string, im impl) {
+	impls[name] = im
+	scenarioImpls[name] = func(testing.TB, *scenario.File) scenario.Driver { return newDriver(im) }
+}

@@ -1,0 +1,88 @@
+// Package chapters finds the workshop's chapters on disk.
+package chapters
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Chapter is one numbered chapter module, such as 03-indexer.
+type Chapter struct {
+	Name string // "03-indexer"
+	Dir  string // absolute path
+}
+
+// Number is the chapter's two-digit number, "03".
+func (c Chapter) Number() string { return c.Name[:2] }
+
+var chapterName = regexp.MustCompile(`^\d\d-[a-z]+$`)
+
+// Root finds the workspace root: the nearest directory at or above the
+// working directory that has a go.work file.
+func Root() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.work above %s: run this from inside the workshop", dir)
+		}
+	}
+}
+
+// All lists the chapters under root in order.
+func All(root string) ([]Chapter, error) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return nil, err
+	}
+	var list []Chapter
+	for _, e := range entries {
+		if e.IsDir() && chapterName.MatchString(e.Name()) {
+			if _, err := os.Stat(filepath.Join(root, e.Name(), "go.mod")); err == nil {
+				list = append(list, Chapter{Name: e.Name(), Dir: filepath.Join(root, e.Name())})
+			}
+		}
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Name < list[j].Name })
+	return list, nil
+}
+
+// Find returns the chapters named by args, each a number ("3", "03") or a
+// name ("03-indexer"); no args means every chapter.
+func Find(root string, args ...string) ([]Chapter, error) {
+	all, err := All(root)
+	if err != nil || len(args) == 0 {
+		return all, err
+	}
+	var found []Chapter
+	for _, arg := range args {
+		want := arg
+		if len(want) == 1 {
+			want = "0" + want
+		}
+		var match *Chapter
+		for i, c := range all {
+			if c.Name == want || c.Number() == want || strings.TrimSuffix(want, "/") == c.Name {
+				match = &all[i]
+			}
+		}
+		if match == nil {
+			names := make([]string, len(all))
+			for i, c := range all {
+				names[i] = c.Name
+			}
+			return nil, fmt.Errorf("no chapter %q; the chapters are %s", arg, strings.Join(names, ", "))
+		}
+		found = append(found, *match)
+	}
+	return found, nil
+}

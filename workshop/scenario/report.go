@@ -1,0 +1,130 @@
+package scenario
+
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/google/go-cmp/cmp"
+
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// divergence is the first step of a scenario whose trace was not the
+// recorded one.
+type divergence struct {
+	step       int
+	pos        string // file:line of the step
+	cmd, input string
+	comment    string
+	want, got  string
+	panicked   *stepPanic
+}
+
+// report writes a failure for a person: where, what the scenario and the
+// step are about, what differed, and what to do next.
+func report(chapter, impl string, f *File, d *divergence) string {
+	var b strings.Builder
+	rel := relToWorkspace(chapter, d.pos)
+	what := "diverged"
+	if d.panicked != nil {
+		what = "stopped"
+	}
+	fmt.Fprintf(&b, "\n%s: step %d %s (implementation: %s)\n", rel, d.step, what, impl)
+	if f.Story != "" {
+		fmt.Fprintf(&b, "  Scenario: %s\n", wrap(f.Story, "            "))
+	}
+	fmt.Fprintf(&b, "  Step %d:   %s\n", d.step, d.cmd)
+	for _, line := range strings.Split(strings.TrimRight(d.input, "\n"), "\n") {
+		if line != "" {
+			fmt.Fprintf(&b, "            %s\n", line)
+		}
+	}
+	if d.comment != "" {
+		fmt.Fprintf(&b, "  Why:      %s\n", wrap(d.comment, "            "))
+	}
+
+	exercises, _ := exgen.Exercises(chapter)
+	byID := map[int]exgen.Exercise{}
+	for _, ex := range exercises {
+		byID[ex.ID] = ex
+	}
+	blame := f.Exercises
+	switch nd := d.panicked.notDone(); {
+	case nd != nil:
+		fmt.Fprintf(&b, "  Stopped:  this step needs exercise %d, which is not done yet.\n", nd.Exercise)
+		blame = []int{nd.Exercise}
+	case d.panicked != nil:
+		fmt.Fprintf(&b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
+	case oneLine(d.want) && oneLine(d.got):
+		fmt.Fprintf(&b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
+	default:
+		fmt.Fprintf(&b, "  Trace (-recorded from client-go, +%s):\n%s", impl, indent(cmp.Diff(d.want, d.got), "  "))
+	}
+	for _, id := range blame {
+		ex, ok := byID[id]
+		if !ok {
+			continue
+		}
+		fmt.Fprintf(&b, "  Exercise %d (%s): %s\n  Hint:     %s\n", id, ex.File, ex.Title, wrap(ex.Hint, "            "))
+	}
+	if impl == Exercise && len(blame) > 0 {
+		if ex, ok := byID[blame[0]]; ok {
+			fmt.Fprintf(&b, "  Next:     edit %s, then run `make exercise CH=%s`.\n",
+				filepath.Join(filepath.Base(chapter), exgen.ExerciseDir, ex.File), filepath.Base(chapter)[:2])
+		}
+	}
+	return b.String()
+}
+
+// relToWorkspace shortens an absolute step position to start at the
+// chapter directory, which is how a learner names files.
+func relToWorkspace(chapter, pos string) string {
+	root := filepath.Dir(chapter) + string(filepath.Separator)
+	return strings.TrimPrefix(pos, root)
+}
+
+// chapterFrames keeps the lines of a stack trace that point into chapter
+// code, dropping the runtime and the harness: those are the lines to read.
+func chapterFrames(stack string) string {
+	var keep []string
+	lines := strings.Split(stack, "\n")
+	for i := 1; i < len(lines); i += 2 {
+		fn, loc := strings.TrimSpace(lines[i-1]), strings.TrimSpace(lines[i])
+		if strings.Contains(fn, "example.com/walkthrough/") && !strings.Contains(fn, "example.com/walkthrough/workshop") {
+			keep = append(keep, fn, "  "+loc)
+		}
+	}
+	if len(keep) > 12 {
+		keep = keep[:12]
+	}
+	return strings.Join(keep, "\n") + "\n"
+}
+
+func indent(s, prefix string) string {
+	s = strings.TrimRight(s, "\n")
+	if s == "" {
+		return ""
+	}
+	return prefix + strings.ReplaceAll(s, "\n", "\n"+prefix) + "\n"
+}
+
+func oneLine(s string) bool { return !strings.Contains(strings.TrimSuffix(s, "\n"), "\n") }
+
+// wrap folds text to fit 80 columns after a 12-column label, continuing
+// each line with prefix.
+func wrap(text, prefix string) string {
+	const width = 80 - 12
+	var lines []string
+	line := ""
+	for _, word := range strings.Fields(text) {
+		if line != "" && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line = word
+			continue
+		}
+		line = strings.TrimSpace(line + " " + word)
+	}
+	lines = append(lines, line)
+	return strings.Join(lines, "\n"+prefix)
+}

@@ -1,0 +1,158 @@
+package scenario
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"sort"
+	"strings"
+	"testing"
+	"testing/synctest"
+
+	"github.com/cockroachdb/datadriven"
+	clientfeatures "k8s.io/client-go/features"
+	clientfeaturestesting "k8s.io/client-go/features/testing"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// Driver runs one step of a scenario and returns its trace. A driver holds
+// the state of one scenario file: a fresh one is made for every file.
+// A malformed step (unknown command, bad argument) is the scenario
+// author's mistake: report it with d.Fatalf(t, ...).
+type Driver func(t testing.TB, d *datadriven.TestData) string
+
+// Impls maps an implementation name to the function that starts a driver
+// for one scenario file. A chapter's adapter files fill it in init().
+type Impls map[string]func(t testing.TB, f *File) Driver
+
+// Options change how a chapter's scenarios run.
+type Options struct {
+	// Bubble runs each scenario file inside a testing/synctest bubble, so
+	// time moves only when every goroutine is blocked and steps such as
+	// "advance 250ms" are exact.
+	Bubble bool
+}
+
+// Run runs every scenario file of the chapter under test against the
+// selected implementation, one subtest per file.
+func Run(t *testing.T, impls Impls, opts Options) {
+	name, err := Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, ok := impls[name]
+	if !ok {
+		t.Fatalf("this chapter has no %s adapter", name)
+	}
+	if name == Exercise && rewriting() {
+		t.Fatal("Goldens are recorded from client-go or the reference, never from an exercise copy. Run without -rewrite.")
+	}
+	chapter, err := ChapterDir()
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, err := filepath.Glob(filepath.Join(chapter, "testdata", "scenarios", "*.txt"))
+	if err != nil || len(paths) == 0 {
+		t.Fatalf("no scenario files in %s/testdata/scenarios", chapter)
+	}
+	sort.Strings(paths)
+	for _, path := range paths {
+		t.Run(strings.TrimSuffix(filepath.Base(path), ".txt"), func(t *testing.T) {
+			f, err := ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for feature, on := range f.Features {
+				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
+			}
+			run := func(t *testing.T) { runFile(t, chapter, name, f, start) }
+			if opts.Bubble {
+				synctest.Test(t, run)
+			} else {
+				run(t)
+			}
+		})
+	}
+}
+
+// runFile plays one scenario. It stops at the first step that diverges and
+// reports that step alone: later steps build on its state, so their
+// differences would only repeat the first one.
+func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver) {
+	driver := start(t, f)
+	rewrite := rewriting()
+	var failure *divergence
+	step := 0
+	datadriven.RunTest(t, f.Path, func(t *testing.T, d *datadriven.TestData) string {
+		step++
+		if failure != nil {
+			return d.Expected // already failed: leave the rest untouched
+		}
+		got, panicked := play(t, driver, d)
+		if panicked != nil && rewrite {
+			t.Fatalf("%s: cannot record this step: %v", d.Pos, panicked)
+		}
+		if rewrite {
+			return got
+		}
+		if panicked != nil || got != d.Expected {
+			failure = &divergence{step: step, pos: d.Pos, cmd: d.FullCmd(), input: d.Input,
+				comment: f.stepComment(d.Pos), want: d.Expected, got: got, panicked: panicked}
+		}
+		return d.Expected
+	})
+	if failure != nil {
+		t.Fatal(report(chapter, impl, f, failure))
+	}
+}
+
+// stepPanic is a panic caught while a step ran.
+type stepPanic struct {
+	value any
+	stack string
+}
+
+func (p *stepPanic) Error() string { return fmt.Sprint(p.value) }
+
+// play runs one step, turning a panic into a value so an unfinished
+// exercise or a bug in your code is reported, not crashed on.
+func play(t *testing.T, driver Driver, d *datadriven.TestData) (got string, panicked *stepPanic) {
+	defer func() {
+		if v := recover(); v != nil {
+			panicked = &stepPanic{value: v, stack: string(debug.Stack())}
+		}
+	}()
+	got = driver(t, d)
+	if got != "" && !strings.HasSuffix(got, "\n") {
+		got += "\n"
+	}
+	return got, nil
+}
+
+// notDone returns the unfinished exercise a panic came from, if it did.
+func (p *stepPanic) notDone() *todo.NotDone {
+	if p == nil {
+		return nil
+	}
+	nd, _ := p.value.(*todo.NotDone)
+	return nd
+}
+
+// ChapterDir finds the chapter a test runs in: the nearest directory above
+// the working directory that has a go.mod.
+func ChapterDir() (string, error) {
+	dir, err := os.Getwd()
+	if err != nil {
+		return "", err
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d, nil
+		}
+		if filepath.Dir(d) == d {
+			return "", fmt.Errorf("no go.mod above %s", dir)
+		}
+	}
+}

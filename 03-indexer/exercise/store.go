@@ -97,14 +97,22 @@ func (s *ThreadSafeStore) Get(key string) (any, bool) {
 func (s *ThreadSafeStore) List() []any {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.AppendSeq(make([]any, 0, len(s.items)), maps.Values(s.items))
+	list := make([]any, 0, len(s.items))
+	for _, obj := range s.items {
+		list = append(list, obj)
+	}
+	return list
 }
 
 // ListKeys returns every key, in no particular order.
 func (s *ThreadSafeStore) ListKeys() []string {
 	s.mu.RLock()
 	defer s.mu.RUnlock()
-	return slices.AppendSeq(make([]string, 0, len(s.items)), maps.Keys(s.items))
+	keys := make([]string, 0, len(s.items))
+	for key := range s.items {
+		keys = append(keys, key)
+	}
+	return keys
 }
 
 // Replace swaps the whole content for items, at resource version rv. The

@@ -1,0 +1,77 @@
+package indexer_test
+
+import (
+	"fmt"
+	"slices"
+	"sort"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	v1 "k8s.io/api/core/v1"
+
+	ours "example.com/walkthrough/03-indexer"
+)
+
+// TestConcurrentWritersKeepIndexesTrue runs writers and readers at once
+// (run it with -race, as `make test` does) and then checks the store's
+// invariant: every index holds exactly the keys its function gives for
+// the stored objects. A lock held too briefly shows up here as a race
+// report or as an index that lies.
+func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		byNode := func(obj any) ([]string, error) { return []string{obj.(*v1.Pod).Spec.NodeName}, nil }
+		idx := ours.NewIndexer(ours.MetaNamespaceKeyFunc, ours.Indexers{"byNode": byNode, "namespace": ours.MetaNamespaceIndexFunc})
+
+		var wg sync.WaitGroup
+		for w := range 4 {
+			wg.Go(func() {
+				for i := range 500 {
+					pod := &v1.Pod{}
+					pod.Namespace, pod.Name = fmt.Sprintf("ns-%d", i%3), fmt.Sprintf("pod-%d", i%20)
+					pod.Spec.NodeName = fmt.Sprintf("node-%d", (i+w)%4)
+					switch i % 5 {
+					case 4:
+						_ = idx.Delete(pod)
+					default:
+						_ = idx.Update(pod)
+					}
+				}
+			})
+			wg.Go(func() {
+				for i := range 500 {
+					_, _ = idx.ByIndex("byNode", fmt.Sprintf("node-%d", i%4))
+					_ = idx.ListIndexFuncValues("namespace")
+					_ = idx.List()
+				}
+			})
+		}
+		wg.Wait()
+
+		for _, name := range []string{"byNode", "namespace"} {
+			want := map[string][]string{}
+			for _, key := range idx.ListKeys() {
+				obj, _, _ := idx.GetByKey(key)
+				values, _ := idx.GetIndexers()[name](obj)
+				for _, v := range values {
+					want[v] = append(want[v], key)
+				}
+			}
+			got := map[string][]string{}
+			for _, v := range idx.ListIndexFuncValues(name) {
+				got[v], _ = idx.IndexKeys(name, v)
+			}
+			for v := range want {
+				sort.Strings(want[v])
+			}
+			for v, keys := range got {
+				if !slices.Equal(keys, want[v]) {
+					t.Errorf("index %s value %q holds %v, but the stored objects give %v", name, v, keys, want[v])
+				}
+			}
+			if len(got) != len(want) {
+				t.Errorf("index %s has values %v, the stored objects give %d values", name, idx.ListIndexFuncValues(name), len(want))
+			}
+		}
+	})
+}

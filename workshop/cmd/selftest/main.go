@@ -1,0 +1,201 @@
+// Command selftest runs the tests of the tests (part of `make test`):
+//
+//   - the untouched exercise copy of each chapter fails for every exercise;
+//   - with only exercise k stubbed, exercise k fails and every other
+//     exercise passes or is blocked by k: each exercise is checked by some
+//     scenario, and the copy is otherwise the reference;
+//   - every known-bug mutant in testdata/mutants is caught by some test.
+//
+// It checks the generated copy through go build overlays, so your own
+// work in exercise/ is never touched or consulted.
+//
+//	go run ./workshop/cmd/selftest [chapter ...]
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
+	"example.com/walkthrough/workshop/mutant"
+	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// check is one test of the tests; run returns "" when it holds, else why not.
+type check struct {
+	name string
+	run  func() string
+}
+
+func main() {
+	root, err := chapters.Root()
+	if err != nil {
+		fail(err)
+	}
+	list, err := chapters.Find(root, os.Args[1:]...)
+	if err != nil {
+		fail(err)
+	}
+	var checks []check
+	for _, c := range list {
+		cs, err := chapterChecks(c)
+		if err != nil {
+			fail(err)
+		}
+		checks = append(checks, cs...)
+	}
+	results := runAll(checks, 2)
+	passed, failed := 0, 0
+	for i, c := range checks {
+		if results[i] == "" {
+			passed++
+			fmt.Printf("ok   %s\n", c.name)
+			continue
+		}
+		failed++
+		fmt.Printf("FAIL %s\n     %s\n", c.name, strings.ReplaceAll(results[i], "\n", "\n     "))
+	}
+	fmt.Printf("selftest: %d passed, %d failed\n", passed, failed)
+	if failed > 0 {
+		os.Exit(1)
+	}
+}
+
+func fail(err error) {
+	fmt.Fprintln(os.Stderr, "selftest:", err)
+	os.Exit(1)
+}
+
+// runAll runs checks on n workers, keeping their order in the result.
+func runAll(checks []check, n int) []string {
+	results := make([]string, len(checks))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range n {
+		wg.Go(func() {
+			for i := range work {
+				results[i] = checks[i].run()
+			}
+		})
+	}
+	for i := range checks {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results
+}
+
+func chapterChecks(c chapters.Chapter) ([]check, error) {
+	exercises, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	mutants, err := mutant.Load(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	var checks []check
+	if len(exercises) > 0 {
+		checks = append(checks, check{c.Name + ": the untouched exercise copy fails every exercise", func() string {
+			return untouched(c)
+		}})
+		for _, ex := range exercises {
+			checks = append(checks, check{fmt.Sprintf("%s: exercise %d alone stubbed is caught (%s)", c.Name, ex.ID, ex.Title), func() string {
+				return onlyStub(c, ex.ID)
+			}})
+		}
+	}
+	for _, m := range mutants {
+		checks = append(checks, check{fmt.Sprintf("%s: mutant %s is caught", c.Name, m.Name), func() string {
+			return caught(c, m)
+		}})
+	}
+	return checks, nil
+}
+
+// generated returns the exercise copy with the given stubs, plus deletions
+// of any other file in exercise/ (your own additions are not part of it).
+func generated(c chapters.Chapter, stub func(int) bool) (map[string][]byte, error) {
+	files, err := exgen.Generate(c.Dir, stub)
+	if err != nil {
+		return nil, err
+	}
+	onDisk, _ := exgen.Stale(c.Dir) // includes files the generator does not write
+	for _, name := range onDisk {
+		if _, ok := files[name]; !ok {
+			files[name] = nil
+		}
+	}
+	return files, nil
+}
+
+func untouched(c chapters.Chapter) string {
+	files, err := generated(c, exgen.StubAll)
+	if err != nil {
+		return err.Error()
+	}
+	res, err := progress.Check(c, files)
+	if err != nil {
+		return err.Error()
+	}
+	if res.Build != "" {
+		return "the exercise copy does not build:\n" + res.Build
+	}
+	var wrong []string
+	for _, e := range res.Exercises {
+		if e.Status == progress.Pass || e.Status == progress.Unchecked {
+			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with its stub in place", e.ID, e.Status))
+		}
+	}
+	return strings.Join(wrong, "\n")
+}
+
+func onlyStub(c chapters.Chapter, id int) string {
+	files, err := generated(c, func(n int) bool { return n == id })
+	if err != nil {
+		return err.Error()
+	}
+	res, err := progress.Check(c, files)
+	if err != nil {
+		return err.Error()
+	}
+	if res.Build != "" {
+		return "the copy does not build:\n" + res.Build
+	}
+	var wrong []string
+	for _, e := range res.Exercises {
+		switch {
+		case e.ID == id && e.Status != progress.NotStarted:
+			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with its stub in place; no scenario reaches it", id, e.Status))
+		case e.ID != id && e.Status != progress.Pass && !(e.Status == progress.Blocked && e.Blocker == id):
+			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with the reference code in place:\n%s", e.ID, e.Status, e.Report))
+		}
+	}
+	return strings.Join(wrong, "\n")
+}
+
+// caught runs the chapter's tests (not the end-to-end ones, which need a
+// cluster) on the mutated reference.
+func caught(c chapters.Chapter, m mutant.Mutant) string {
+	files, err := m.Apply(c.Dir)
+	if err != nil {
+		return err.Error()
+	}
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-skip", "^TestE2E", ".")
+	if err != nil {
+		return err.Error()
+	}
+	if res.Build != "" {
+		return "the mutant does not build, so it proves nothing:\n" + res.Build
+	}
+	if res.OK || len(res.Failed()) == 0 {
+		return fmt.Sprintf("no test caught it. The bug: %s", m.About)
+	}
+	return ""
+}

@@ -1,0 +1,60 @@
+package workshop_test
+
+import (
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+)
+
+// TestDocsLinks keeps the docs from drifting away from the code: every
+// relative link in README.md and docs/*.md must point at a file or
+// directory that exists, and a link whose text is a `Symbol` pointing at a
+// Go file must name an identifier that file still has.
+func TestDocsLinks(t *testing.T) {
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	docs = append(docs, filepath.Join(root, "README.md"))
+	link := regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
+	checked := 0
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(string(data), "\n") {
+			for _, m := range link.FindAllStringSubmatch(line, -1) {
+				text, target := m[1], m[2]
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+					continue
+				}
+				target, _, _ = strings.Cut(target, "#")
+				path := filepath.Join(filepath.Dir(doc), target)
+				rel, _ := filepath.Rel(root, doc)
+				where := rel + ":" + strconv.Itoa(i+1)
+				info, err := os.Stat(path)
+				if err != nil {
+					t.Errorf("%s: the link to %s points at nothing", where, target)
+					continue
+				}
+				checked++
+				symbol := strings.Trim(text, "`")
+				if info.IsDir() || !strings.HasSuffix(path, ".go") || !strings.HasPrefix(text, "`") || strings.HasSuffix(symbol, ".go") {
+					continue
+				}
+				src, _ := os.ReadFile(path)
+				if !regexp.MustCompile(`\b` + regexp.QuoteMeta(symbol) + `\b`).Match(src) {
+					t.Errorf("%s: %s no longer mentions %s", where, target, symbol)
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Fatal("no links checked: is the test running from workshop/?")
+	}
+}

@@ -1,0 +1,186 @@
+// Package progress says, per exercise, how a learner's copy of a chapter
+// is doing: it runs the chapter's scenarios against the exercise copy and
+// attributes each scenario's result to the exercise its header names.
+package progress
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// Status is where one exercise stands.
+type Status int
+
+const (
+	Pass       Status = iota // every scenario that checks it passes
+	NotStarted               // its stub still panics
+	Blocked                  // its scenarios stop at another unfinished exercise
+	Fail                     // its scenarios diverge from client-go
+	Unchecked                // no scenario names it (a gap in the chapter)
+)
+
+func (s Status) String() string {
+	return [...]string{"pass", "todo", "blocked", "FAIL", "unchecked"}[s]
+}
+
+// Exercise is one exercise's result.
+type Exercise struct {
+	exgen.Exercise
+	Status  Status
+	Blocker int    // for Blocked: the unfinished exercise in the way
+	Test    string // the first scenario that did not pass
+	Report  string // what that scenario printed
+}
+
+// Chapter is one chapter's result.
+type Chapter struct {
+	Chapter   chapters.Chapter
+	Exercises []Exercise
+	Build     string // compiler output when the exercise copy does not build
+}
+
+// Done counts the exercises that pass.
+func (c *Chapter) Done() int {
+	n := 0
+	for _, e := range c.Exercises {
+		if e.Status == Pass {
+			n++
+		}
+	}
+	return n
+}
+
+// Check runs the chapter's scenarios against the exercise copy. files, if
+// not nil, stands in for files of the chapter for this run only (see
+// gotest.Run); the tests of the tests use it to check the generated copy
+// without touching yours.
+func Check(c chapters.Chapter, files map[string][]byte) (*Chapter, error) {
+	return CheckWith(c, Options{Files: files})
+}
+
+// Options change what CheckWith runs.
+type Options struct {
+	// Impl is the implementation the scenarios run against; empty means
+	// scenario.Exercise, the learner's copy.
+	Impl string
+	// Files, if not nil, stands in for files for this run only (a go build
+	// overlay, see gotest.Run). Paths are relative to the chapter and may
+	// reach into other chapters ("../03-indexer/keys.go"): the learner's
+	// runner uses that to build a chapter on the learner's own earlier
+	// chapters.
+	Files map[string][]byte
+}
+
+// CheckWith is Check with the implementation and overlay chosen by opts.
+func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
+	impl := opts.Impl
+	if impl == "" {
+		impl = scenario.Exercise
+	}
+	exercises, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, "-run", "^TestScenarios$", ".")
+	if err != nil {
+		return nil, err
+	}
+	out := &Chapter{Chapter: c, Build: res.Build}
+	tagged, err := scenariosByExercise(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	for _, ex := range exercises {
+		out.Exercises = append(out.Exercises, judge(ex, tagged[ex.ID], res))
+	}
+	return out, nil
+}
+
+// scenariosByExercise maps an exercise id to the subtest names of the
+// scenario files whose header names it.
+func scenariosByExercise(chapterDir string) (map[int][]string, error) {
+	paths, err := filepath.Glob(filepath.Join(chapterDir, "testdata", "scenarios", "*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int][]string{}
+	for _, p := range paths {
+		f, err := scenario.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		test := "TestScenarios/" + strings.TrimSuffix(filepath.Base(p), ".txt")
+		for _, id := range f.Exercises {
+			byID[id] = append(byID[id], test)
+		}
+	}
+	return byID, nil
+}
+
+var notDone = regexp.MustCompile(`needs exercise (\d+), which is not done yet`)
+
+// judge decides one exercise's status from the scenarios that check it.
+func judge(ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
+	e := Exercise{Exercise: ex, Status: Pass}
+	if res.Build != "" {
+		return Exercise{Exercise: ex, Status: Fail, Report: res.Build}
+	}
+	if len(tests) == 0 {
+		e.Status = Unchecked
+		return e
+	}
+	for _, test := range tests {
+		passed, ran := res.Passed[test]
+		if passed {
+			continue
+		}
+		status, blocker := Fail, 0
+		if m := notDone.FindStringSubmatch(res.Output[test]); m != nil {
+			blocker, _ = strconv.Atoi(m[1])
+			status = Blocked
+			if blocker == ex.ID {
+				status, blocker = NotStarted, 0
+			}
+		}
+		if !ran {
+			status = Fail
+		}
+		// The exercise's own stub says most about it; then a blocker;
+		// then a divergence.
+		if e.Status == Pass || rank(status) < rank(e.Status) {
+			e.Status, e.Blocker, e.Test, e.Report = status, blocker, test, cleanReport(res.Output[test])
+		}
+	}
+	return e
+}
+
+func rank(s Status) int {
+	return map[Status]int{NotStarted: 0, Blocked: 1, Fail: 2}[s]
+}
+
+// cleanReport keeps the scenario runner's report and drops go test's
+// framing ("--- FAIL", "run.go:107:").
+func cleanReport(out string) string {
+	var keep []string
+	for _, line := range strings.Split(out, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") || regexp.MustCompile(`^\w+\.go:\d+:\s*$`).MatchString(t) {
+			continue
+		}
+		keep = append(keep, strings.TrimPrefix(line, "        "))
+	}
+	return strings.Join(keep, "\n")
+}
+
+// Summary is a one-line account of a chapter, for CI logs.
+func (c *Chapter) Summary() string {
+	return fmt.Sprintf("%s: %d/%d exercises pass", c.Chapter.Name, c.Done(), len(c.Exercises))
+}

@@ -23,17 +23,21 @@ var chapterName = regexp.MustCompile(`^\d\d-[a-z]+$`)
 
 // Root finds the workspace root: the nearest directory at or above the
 // working directory that has a go.work file.
-func Root() (string, error) {
+func Root() (string, error) { return FindUp("go.work") }
+
+// FindUp returns the nearest directory at or above the working directory
+// that contains a file called name.
+func FindUp(name string) (string, error) {
 	dir, err := os.Getwd()
 	if err != nil {
 		return "", err
 	}
 	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.work")); err == nil {
+		if _, err := os.Stat(filepath.Join(d, name)); err == nil {
 			return d, nil
 		}
 		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no go.work above %s: run this from inside the workshop", dir)
+			return "", fmt.Errorf("no %s at or above %s: run this from inside the workshop", name, dir)
 		}
 	}
 }

@@ -2,7 +2,6 @@ package scenario
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"sort"
@@ -14,6 +13,7 @@ import (
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
 
+	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -142,17 +142,4 @@ func (p *stepPanic) notDone() *todo.NotDone {
 
 // ChapterDir finds the chapter a test runs in: the nearest directory above
 // the working directory that has a go.mod.
-func ChapterDir() (string, error) {
-	dir, err := os.Getwd()
-	if err != nil {
-		return "", err
-	}
-	for d := dir; ; d = filepath.Dir(d) {
-		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
-			return d, nil
-		}
-		if filepath.Dir(d) == d {
-			return "", fmt.Errorf("no go.mod above %s", dir)
-		}
-	}
-}
+func ChapterDir() (string, error) { return chapters.FindUp("go.mod") }

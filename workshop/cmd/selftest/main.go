@@ -135,17 +135,27 @@ func generated(c chapters.Chapter, stub func(int) bool) (map[string][]byte, erro
 	return files, nil
 }
 
-func untouched(c chapters.Chapter) string {
-	files, err := generated(c, exgen.StubAll)
+// checkCopy runs the scenarios on the exercise copy with the given stubs.
+// It returns the per-exercise result, or why there is none.
+func checkCopy(c chapters.Chapter, stub func(int) bool) (*progress.Chapter, string) {
+	files, err := generated(c, stub)
 	if err != nil {
-		return err.Error()
+		return nil, err.Error()
 	}
 	res, err := progress.Check(c, files)
 	if err != nil {
-		return err.Error()
+		return nil, err.Error()
 	}
 	if res.Build != "" {
-		return "the exercise copy does not build:\n" + res.Build
+		return nil, "the exercise copy does not build:\n" + res.Build
+	}
+	return res, ""
+}
+
+func untouched(c chapters.Chapter) string {
+	res, why := checkCopy(c, exgen.StubAll)
+	if res == nil {
+		return why
 	}
 	var wrong []string
 	for _, e := range res.Exercises {
@@ -157,16 +167,9 @@ func untouched(c chapters.Chapter) string {
 }
 
 func onlyStub(c chapters.Chapter, id int) string {
-	files, err := generated(c, func(n int) bool { return n == id })
-	if err != nil {
-		return err.Error()
-	}
-	res, err := progress.Check(c, files)
-	if err != nil {
-		return err.Error()
-	}
-	if res.Build != "" {
-		return "the copy does not build:\n" + res.Build
+	res, why := checkCopy(c, func(n int) bool { return n == id })
+	if res == nil {
+		return why
 	}
 	var wrong []string
 	for _, e := range res.Exercises {

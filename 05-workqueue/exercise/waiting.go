@@ -1,0 +1,95 @@
+// Your copy of ../waiting.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
+
+package workqueue
+
+import (
+	"container/heap"
+	"time"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// waiting is the set of items a delaying queue holds back until their
+// ready time: a min-heap on ready time, so the next one due is always at
+// the top, plus an index by item, so an item waits only once.
+//
+// An item added again while it waits keeps the earlier of its two ready
+// times: "not before t" twice is "not before the earlier t".
+//
+// client-go: util/workqueue/delaying_queue.go (waitForPriorityQueue, insert)
+type waiting[T comparable] struct {
+	// entries is a heap (container/heap) ordered by readyAt. Every entry
+	// is in byItem under its item, and entry.index is its position here.
+	entries entryHeap[T]
+	byItem  map[T]*entry[T]
+}
+
+// entry is one waiting item.
+type entry[T comparable] struct {
+	item    T
+	readyAt time.Time
+	index   int // position in the heap, kept up to date by Swap and Push
+}
+
+func newWaiting[T comparable]() *waiting[T] {
+	return &waiting[T]{byItem: map[T]*entry[T]{}}
+}
+
+// insert makes item wait until readyAt, or until its current ready time if
+// that is earlier.
+func (w *waiting[T]) insert(item T, readyAt time.Time) {
+	// Exercise 5: The waiting heap: the earliest ready time wins.
+	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
+	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+}
+
+// popReady removes and returns, earliest first, every item whose ready
+// time is not after now.
+func (w *waiting[T]) popReady(now time.Time) []T {
+	var ready []T
+	for len(w.entries) > 0 && !w.entries[0].readyAt.After(now) {
+		e := heap.Pop(&w.entries).(*entry[T])
+		delete(w.byItem, e.item)
+		ready = append(ready, e.item)
+	}
+	return ready
+}
+
+// next returns the earliest ready time, if anything waits.
+func (w *waiting[T]) next() (time.Time, bool) {
+	if len(w.entries) == 0 {
+		return time.Time{}, false
+	}
+	return w.entries[0].readyAt, true
+}
+
+// entryHeap implements heap.Interface: container/heap keeps the order,
+// these methods say what the order is and keep entry.index right.
+type entryHeap[T comparable] []*entry[T]
+
+func (h entryHeap[T]) Len() int { return len(h) }
+
+func (h entryHeap[T]) Less(i, j int) bool {
+	// Exercise 5, continued.
+	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
+	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+}
+
+func (h entryHeap[T]) Swap(i, j int) {
+	// Exercise 5, continued.
+	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
+	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+}
+
+func (h *entryHeap[T]) Push(x any) {
+	// Exercise 5, continued.
+	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
+	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+}
+
+func (h *entryHeap[T]) Pop() any {
+	// Exercise 5, continued.
+	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
+	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+}

@@ -1,0 +1,119 @@
+package workqueue_test
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// TestStress runs producers and workers against one queue over a small key
+// space, with real goroutines and real time (run it with -race), on the
+// reference and on client-go. It checks the queue's three promises:
+//
+//   - no key is ever held by two workers at once;
+//   - a key added after a worker last got it is worked on again;
+//   - ShutDownWithDrain returns only after every item got before it was
+//     called is Done;
+//   - after ShutDownWithDrain nothing added before it is lost: the workers
+//     still get every item it left queued.
+func TestStress(t *testing.T) {
+	for _, name := range []string{scenario.Reference, scenario.ClientGo} {
+		t.Run(name, func(t *testing.T) { stress(t, impls[name]) })
+	}
+}
+
+func stress(t *testing.T, im impl) {
+	const producers, workers, keys, addsEach = 4, 4, 8, 1500
+	q := im.NewQueue(plainQueue, "", nil)
+
+	// seq orders events. An Add takes a stamp before it starts; a worker
+	// takes one when Get returns. A key is safe when some Get of it was
+	// stamped after its last Add's stamp.
+	var seq atomic.Int64
+	var lastAdd, lastGet [keys]atomic.Int64
+	var holding [keys]atomic.Bool
+	raise := func(v *atomic.Int64, to int64) {
+		for old := v.Load(); old < to && !v.CompareAndSwap(old, to); old = v.Load() {
+		}
+	}
+	key := func(i int) string { return fmt.Sprintf("key-%d", i) }
+	index := func(item string) (i int) { fmt.Sscanf(item, "key-%d", &i); return i }
+
+	// draining is set, under drainMu, just before ShutDownWithDrain is
+	// called. A worker that got its item while it was still false holds
+	// an item the drain must wait for; heldBeforeDrain counts them.
+	var drainMu sync.Mutex
+	draining, heldBeforeDrain := false, 0
+
+	var failures atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				item, shutdown := q.Get()
+				if shutdown {
+					return
+				}
+				k := index(item)
+				raise(&lastGet[k], seq.Add(1))
+				drainMu.Lock()
+				before := !draining
+				if before {
+					heldBeforeDrain++
+				}
+				drainMu.Unlock()
+				if !holding[k].CompareAndSwap(false, true) {
+					if failures.Add(1) <= 5 {
+						t.Errorf("two workers hold %s at once", item)
+					}
+				}
+				if rand.IntN(4) == 0 {
+					runtime.Gosched() // let others try to get it meanwhile
+				}
+				holding[k].Store(false)
+				if before {
+					drainMu.Lock()
+					heldBeforeDrain--
+					drainMu.Unlock()
+				}
+				q.Done(item)
+			}
+		})
+	}
+
+	var producing sync.WaitGroup
+	for range producers {
+		producing.Go(func() {
+			for range addsEach {
+				k := rand.IntN(keys)
+				raise(&lastAdd[k], seq.Add(1))
+				q.Add(key(k))
+			}
+		})
+	}
+	producing.Wait()
+	drainMu.Lock()
+	draining = true
+	drainMu.Unlock()
+	q.ShutDownWithDrain()
+	drainMu.Lock()
+	if heldBeforeDrain != 0 {
+		t.Errorf("ShutDownWithDrain returned while workers still held %d items they got before it was called", heldBeforeDrain)
+	}
+	drainMu.Unlock()
+	wg.Wait()
+
+	for k := range keys {
+		if add, got := lastAdd[k].Load(), lastGet[k].Load(); add > got {
+			t.Errorf("%s was added (stamp %d) after it was last got (stamp %d): an add was lost", key(k), add, got)
+		}
+	}
+	if n := q.Len(); n != 0 {
+		t.Errorf("after the workers stopped, Len is %d, want 0", n)
+	}
+}

@@ -1,0 +1,210 @@
+package deltafifo_test
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"testing/synctest"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// These tests run goroutines against both implementations: a producer and
+// consumers with real scheduling (run them with -race), and the blocking
+// behaviour of Pop and Close inside synctest bubbles, where "blocked" is
+// exact.
+
+// eachQueue runs body for every implementation and every kind of queue.
+func eachQueue(t *testing.T, body func(t *testing.T, im impl, newQueue func() (queue, knownStore))) {
+	kinds := map[string]func(im impl) (queue, knownStore){
+		"DeltaFIFO": func(im impl) (queue, knownStore) {
+			k := im.NewKnown()
+			return im.NewDeltaFIFO(k, true), k
+		},
+		"RealFIFO": func(im impl) (queue, knownStore) {
+			k := im.NewKnown()
+			return im.NewRealFIFO(k, realOptions{}), k
+		},
+		"RealFIFO-atomic-unlock": func(im impl) (queue, knownStore) {
+			return im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true, Bookmarks: true}), im.NewKnown()
+		},
+	}
+	for _, name := range []string{scenario.Reference, scenario.ClientGo} {
+		im := impls[name]
+		for _, kind := range []string{"DeltaFIFO", "RealFIFO", "RealFIFO-atomic-unlock"} {
+			t.Run(name+"/"+kind, func(t *testing.T) {
+				body(t, im, func() (queue, knownStore) { return kinds[kind](im) })
+			})
+		}
+	}
+}
+
+// One producer writes a stream of adds and updates over a few keys while
+// consumers pop concurrently; then it closes the queue. Every change must
+// come out exactly once, in order per key, and a RealFIFO must keep the
+// producer's order across keys too. An unlocking RealFIFO gets one
+// consumer, as it requires.
+func TestProducerAndConsumers(t *testing.T) {
+	eachQueue(t, func(t *testing.T, im impl, newQueue func() (queue, knownStore)) {
+		q, _ := newQueue()
+		consumers := 3
+		if strings.Contains(t.Name(), "unlock") {
+			consumers = 1
+		}
+		const keys, rounds = 7, 150
+		var produced []string
+		for r := range rounds {
+			for k := range keys {
+				produced = append(produced, fmt.Sprintf("ns/k%d@%d", k, r))
+			}
+		}
+
+		var mu sync.Mutex // guards popped (process may run unlocked)
+		var popped []string
+		var wg sync.WaitGroup
+		for range consumers {
+			wg.Go(func() {
+				for {
+					_, err := q.Pop(func(ds []delta, _ bool) error {
+						mu.Lock()
+						defer mu.Unlock()
+						for _, d := range ds {
+							popped = append(popped, formatObject(d.Object))
+						}
+						return nil
+					})
+					if err != nil {
+						return // closed and empty
+					}
+				}
+			})
+		}
+		for i, text := range produced {
+			obj, _ := parseObject(im, text)
+			write := q.Add
+			if i >= keys {
+				write = q.Update
+			}
+			if err := write(obj); err != nil {
+				t.Errorf("write %s: %v", text, err)
+			}
+		}
+		q.Close()
+		wg.Wait()
+
+		if q.Kind == "RealFIFO" {
+			if !slices.Equal(popped, produced) {
+				t.Fatalf("a RealFIFO must hand out every delta in order:\n got %d deltas, want %d", len(popped), len(produced))
+			}
+			return
+		}
+		// A DeltaFIFO may merge, but per key the order is the producer's.
+		perKey := func(list []string) map[string][]string {
+			m := map[string][]string{}
+			for _, s := range list {
+				k, _, _ := strings.Cut(s, "@")
+				m[k] = append(m[k], s)
+			}
+			return m
+		}
+		got, want := perKey(popped), perKey(produced)
+		for k := range want {
+			if !slices.Equal(got[k], want[k]) {
+				t.Fatalf("key %s: got %d deltas, want %d, in order", k, len(got[k]), len(want[k]))
+			}
+		}
+	})
+}
+
+// Pop on an empty queue blocks, durably, until a write arrives; then it
+// returns exactly that write.
+func TestPopBlocksUntilAWrite(t *testing.T) {
+	eachQueue(t, func(t *testing.T, im impl, newQueue func() (queue, knownStore)) {
+		synctest.Test(t, func(t *testing.T) {
+			q, _ := newQueue()
+			defer q.Close()
+			var got []delta
+			done := make(chan error)
+			go func() {
+				_, err := q.Pop(func(ds []delta, _ bool) error { got = ds; return nil })
+				done <- err
+			}()
+			synctest.Wait()
+			select {
+			case err := <-done:
+				t.Fatalf("Pop on an empty queue returned (%v); it must block", err)
+			default:
+			}
+			obj, _ := parseObject(im, "ns/a@1")
+			if err := q.Add(obj); err != nil {
+				t.Fatal(err)
+			}
+			if err := <-done; err != nil {
+				t.Fatalf("Pop after an Add: %v", err)
+			}
+			if s := formatDeltas(got); s != "ns/a: Added ns/a@1" {
+				t.Fatalf("Pop handed out %q", s)
+			}
+		})
+	})
+}
+
+// Close wakes every blocked Pop with the closed-queue error, and IsClosed
+// reports it.
+func TestCloseWakesEveryPop(t *testing.T) {
+	eachQueue(t, func(t *testing.T, im impl, newQueue func() (queue, knownStore)) {
+		synctest.Test(t, func(t *testing.T) {
+			q, _ := newQueue()
+			errs := make(chan error, 3)
+			for range 3 {
+				go func() {
+					_, err := q.Pop(func([]delta, bool) error { return nil })
+					errs <- err
+				}()
+			}
+			synctest.Wait()
+			if len(errs) != 0 || q.IsClosed() {
+				t.Fatalf("before Close: %d Pops returned, IsClosed=%t", len(errs), q.IsClosed())
+			}
+			q.Close()
+			synctest.Wait()
+			if len(errs) != 3 || !q.IsClosed() {
+				t.Fatalf("after Close: %d of 3 Pops returned, IsClosed=%t", len(errs), q.IsClosed())
+			}
+			for range 3 {
+				if err := <-errs; err == nil || err.Error() != "DeltaFIFO: manipulating with closed queue" {
+					t.Fatalf("a woken Pop returned %v", err)
+				}
+			}
+		})
+	})
+}
+
+// With UnlockWhileProcessing, a producer can write while process runs:
+// the write returns before process does.
+func TestUnlockWhileProcessingLetsProducersIn(t *testing.T) {
+	for _, name := range []string{scenario.Reference, scenario.ClientGo} {
+		im := impls[name]
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				q := im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true})
+				defer q.Close()
+				a, _ := parseObject(im, "ns/a@1")
+				b, _ := parseObject(im, "ns/b@2")
+				_ = q.Add(a)
+				release := make(chan struct{})
+				go func() { _, _ = q.Pop(func([]delta, bool) error { <-release; return nil }) }()
+				synctest.Wait() // Pop is inside process now
+				written := make(chan error, 1)
+				go func() { written <- q.Add(b) }()
+				synctest.Wait()
+				if len(written) != 1 {
+					t.Fatal("Add waited for process: the lock was held while processing")
+				}
+				close(release)
+			})
+		})
+	}
+}

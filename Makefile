@@ -61,7 +61,7 @@ bench: ## Benchmarks, ours vs client-go, with ratios (all chapters, or CH=03).
 
 fuzz: ## Fuzz a chapter against client-go: make fuzz CH=03 FUZZTIME=1m.
 	@cd $(chapter) && for f in $$(go test -list '^Fuzz' . | grep ^Fuzz); do \
-	  go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(or $(FUZZTIME),30s) . || exit 1; done
+	  go test -run '^$$' -fuzz "^$$f$$" -fuzztime $(or $(FUZZTIME),30s) -fuzzminimizetime 5s . || exit 1; done
 
 check-format:
 	@out=$$(gofmt -l $(MODULES) tools 2>/dev/null); if [ -n "$$out" ]; then echo "gofmt needed:"; echo "$$out"; exit 1; fi

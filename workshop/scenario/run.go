@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"runtime/debug"
@@ -10,8 +11,10 @@ import (
 	"testing/synctest"
 
 	"github.com/cockroachdb/datadriven"
+	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	clientfeatures "k8s.io/client-go/features"
 	clientfeaturestesting "k8s.io/client-go/features/testing"
+	"k8s.io/klog/v2"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/todo"
@@ -53,6 +56,9 @@ func Run(t *testing.T, impls Impls, opts Options) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if opts.Bubble {
+		quietErrorHandlers(t)
+	}
 	paths, err := filepath.Glob(filepath.Join(chapter, "testdata", "scenarios", "*.txt"))
 	if err != nil || len(paths) == 0 {
 		t.Fatalf("no scenario files in %s/testdata/scenarios", chapter)
@@ -75,6 +81,20 @@ func Run(t *testing.T, impls Impls, opts Options) {
 			}
 		})
 	}
+}
+
+// quietErrorHandlers swaps client-go's default error handlers for one that
+// only logs, for the length of the test. The defaults rate-limit themselves
+// with a sleep measured from a clock read outside the bubble; inside a
+// synctest bubble that sleep lasts for decades.
+func quietErrorHandlers(t *testing.T) {
+	saved := utilruntime.ErrorHandlers
+	utilruntime.ErrorHandlers = []utilruntime.ErrorHandler{
+		func(ctx context.Context, err error, msg string, kv ...any) {
+			klog.FromContext(ctx).V(2).Info(msg, append(kv, "err", err)...)
+		},
+	}
+	t.Cleanup(func() { utilruntime.ErrorHandlers = saved })
 }
 
 // runFile plays one scenario. It stops at the first step that diverges and

@@ -1,0 +1,70 @@
+package listwatch
+
+import (
+	"math/rand/v2"
+	"sync"
+	"time"
+)
+
+// The Reflector's timing, in client-go's values.
+const (
+	backoffInitial = 800 * time.Millisecond
+	backoffCap     = 30 * time.Second
+	backoffFactor  = 2.0
+	backoffJitter  = 1.0
+	// backoffReset: after two minutes without a reset, the API server is
+	// presumed healthy again and the next wait is back to the first.
+	backoffReset = 2 * time.Minute
+
+	minWatchTimeout = 5 * time.Minute
+	maxWatchTimeout = 2 * minWatchTimeout
+)
+
+// backoff says how long to wait after each failure: 800ms, then double,
+// up to 30s, each wait stretched by a random fraction of itself (jitter
+// 1.0, so [0.8s, 1.6s), then [1.6s, 3.2s), …, then [30s, 60s) for ever).
+// The jitter spreads the retries of many clients after one API server
+// restart, so they do not all arrive in the same instant.
+//
+// Two minutes after the last reset it starts over from 800ms. The clock
+// of that reset only moves on a reset, not on every step.
+//
+// client-go: apimachinery/pkg/util/wait/backoff.go (Backoff,
+// Backoff.DelayWithReset, backoffManager)
+type backoff struct {
+	mu        sync.Mutex
+	base      time.Duration // the next wait, before jitter
+	capped    bool          // base reached the cap: stop doubling
+	lastReset time.Time
+}
+
+func newBackoff() *backoff {
+	return &backoff{base: backoffInitial, lastReset: time.Now()}
+}
+
+// next returns the wait before the next attempt.
+func (b *backoff) next() time.Duration {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if now := time.Now(); now.Sub(b.lastReset) > backoffReset {
+		b.base, b.capped, b.lastReset = backoffInitial, false, now
+	}
+	d := b.base
+	if !b.capped {
+		next := time.Duration(float64(b.base) * backoffFactor)
+		if next > backoffCap {
+			next, b.capped = backoffCap, true
+		}
+		b.base = next
+	}
+	return d + time.Duration(rand.Float64()*backoffJitter*float64(d))
+}
+
+// watchTimeout picks a watch's timeoutSeconds at random in [5min, 10min),
+// so the watches of many clients do not all end, and relist, together.
+//
+// client-go: tools/cache/reflector.go (the timeoutSeconds in watch)
+func watchTimeout() *int64 {
+	s := int64(minWatchTimeout.Seconds() + rand.Float64()*(maxWatchTimeout.Seconds()-minWatchTimeout.Seconds()))
+	return &s
+}

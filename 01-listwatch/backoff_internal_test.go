@@ -1,0 +1,32 @@
+package listwatch
+
+import (
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// The backoff's windows are client-go's: 0.8s doubling to a 30s cap, each
+// wait in [base, 2·base), and back to the first two minutes after the
+// last reset.
+func TestBackoffWindows(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		b := newBackoff()
+		bases := []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
+			6400 * time.Millisecond, 12800 * time.Millisecond, 25600 * time.Millisecond, 30 * time.Second, 30 * time.Second}
+		for i, base := range bases {
+			if d := b.next(); d < base || d >= 2*base {
+				t.Errorf("step %d: %v, want [%v, %v)", i+1, d, base, 2*base)
+			}
+		}
+		time.Sleep(2*time.Minute + time.Second)
+		if d := b.next(); d >= 1600*time.Millisecond {
+			t.Errorf("two minutes after the last reset: %v, want the first window again", d)
+		}
+		for range 100 {
+			if s := *watchTimeout(); s < 300 || s >= 600 {
+				t.Fatalf("watch timeout %ds outside [300, 600)", s)
+			}
+		}
+	})
+}

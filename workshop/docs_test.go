@@ -58,3 +58,28 @@ func TestDocsLinks(t *testing.T) {
 		t.Fatal("no links checked: is the test running from workshop/?")
 	}
 }
+
+// TestChapterDocsShareOneShape checks that every chapter doc has the same
+// sections in the same order, so a reader always knows where they are.
+func TestChapterDocsShareOneShape(t *testing.T) {
+	want := []string{"Why this exists", "The idea in one picture", "Walkthrough", "Exercises", "How client-go differs", "Performance", "Check yourself"}
+	docs, _ := filepath.Glob(filepath.Join("..", "docs", "[0-9][0-9]-*.md"))
+	if len(docs) == 0 {
+		t.Fatal("no chapter docs found")
+	}
+	for _, doc := range docs {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, line := range strings.Split(string(data), "\n") {
+			if h, ok := strings.CutPrefix(line, "## "); ok {
+				got = append(got, strings.TrimSpace(h))
+			}
+		}
+		if strings.Join(got, "|") != strings.Join(want, "|") {
+			t.Errorf("%s has sections %q; every chapter doc has %q", filepath.Base(doc), got, want)
+		}
+	}
+}

@@ -150,14 +150,35 @@ func TestE2EWatchListInitialEventsEnd(t *testing.T) {
 func TestE2EWatchAfterCompactionIsTyped410(t *testing.T) {
 	e := e2eSetup(t)
 	etcd := cluster.RequireEtcd(t)
-	old := e.createConfigMaps(t, 1)
-	if _, err := e.cs.CoreV1().ConfigMaps(e.ns).Create(e.ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: "later"}}, metav1.CreateOptions{}); err != nil {
-		t.Fatal(err)
+	// PodTemplates, because the API server's watch cache keeps serving
+	// other resources' old versions after etcd compacts (see
+	// cluster.CompactEtcd); PodTemplates are watched straight from etcd.
+	templates := e.cs.CoreV1().PodTemplates(e.ns)
+	create := func(name string) string {
+		pt, err := templates.Create(e.ctx, &corev1.PodTemplate{
+			ObjectMeta: metav1.ObjectMeta{Name: name},
+			Template: corev1.PodTemplateSpec{Spec: corev1.PodSpec{
+				Containers: []corev1.Container{{Name: "c", Image: "registry.k8s.io/pause"}},
+			}},
+		}, metav1.CreateOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return pt.ResourceVersion
+	}
+	// Compaction keeps the revision it compacts at; writes after "first"
+	// push that revision past first's successor, so first's is gone.
+	old := create("first")
+	for i := range 3 {
+		create(fmt.Sprintf("later-%d", i))
 	}
 	if _, err := cluster.CompactEtcd(e.ctx, etcd); err != nil {
 		t.Fatal(err)
 	}
-	w, err := e.client.Watch(e.ctx, metav1.ListOptions{ResourceVersion: old, TimeoutSeconds: ptr.To(int64(10))})
+	client := *e.client
+	client.Path = "/api/v1/namespaces/" + e.ns + "/podtemplates"
+	client.Kind = ours.Typed[corev1.PodTemplate]("PodTemplate")
+	w, err := client.Watch(e.ctx, metav1.ListOptions{ResourceVersion: old, TimeoutSeconds: ptr.To(int64(10))})
 	if err == nil {
 		defer w.Stop()
 		ev := nextOf(t, w)

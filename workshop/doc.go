@@ -11,8 +11,10 @@
 //     step that diverged, with the exercise's hint.
 //   - mutant: known-bug variants of a chapter, applied with go build
 //     overlays, that the scenarios must catch.
-//   - gotest and chapters: run a chapter's tests with `go test -json` and
-//     say, per exercise, what passed.
+//   - gotest, chapters and progress: run a chapter's tests with
+//     `go test -json` and say, per exercise, what passed.
+//   - cluster: a real etcd and kube-apiserver on 127.0.0.1 for the
+//     TestE2E… tests (docs/e2e.md).
 //
 // The commands under cmd/ put those together: exgen (make exercises),
 // selftest (the tests of the tests) and workshop (the learner's runner).

@@ -5,6 +5,11 @@ module example.com/walkthrough/tools/controlplane
 
 go 1.26.0
 
+// Kubernetes v1.37.1, not v1.37.2 to match our client-go v0.37.2: the module proxy does not
+// serve v1.37.2's source ("not available"). The two releases have the same go.mod, and a
+// client one patch release ahead of its server speaks the same API. etcd is v3.7.0, the
+// version Kubernetes v1.37 pins (its go.mod and build/dependencies.yaml). kube-apiserver is
+// built through the tool directive at the end; etcd through ./etcd.
 require (
 	go.etcd.io/etcd/server/v3 v3.7.0
 	k8s.io/kubernetes v1.37.1 // indirect

@@ -13,6 +13,16 @@ import (
 // It never looks for processes by name: a kube-apiserver some other tool started is not ours
 // to stop. Down with nothing running is not an error.
 func Down(p Paths) error {
+	unlock, err := lock(p)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return down(p)
+}
+
+// down is Down for a caller that holds the lock.
+func down(p Paths) error {
 	s, ok, err := readState(p)
 	if err != nil {
 		return fmt.Errorf("reading %s: %w: stop the processes by hand if any run, then delete %s", p.State(), err, p.Run())

@@ -15,6 +15,11 @@ import (
 // etcd: the API server answers 410 Gone, and a client must relist. Kubernetes' resourceVersion
 // is etcd's revision, which is why this works.
 //
+// Only for PodTemplates does the 410 come at once. Every other resource is watched through
+// the API server's watch cache, which keeps serving old resourceVersions from its own window
+// of recent events (minutes of them) whatever etcd has compacted. Up disables the cache for
+// PodTemplates alone, so a test of 410 Gone watches PodTemplates.
+//
 // It talks to etcd's v3 JSON gateway (gRPC over HTTP/JSON, served on the client port), so the
 // tests need no etcd client library. In the gateway's JSON, int64 fields are strings.
 func CompactEtcd(ctx context.Context, etcdURL string) (int64, error) {

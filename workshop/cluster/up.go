@@ -2,13 +2,8 @@ package cluster
 
 import (
 	"context"
-	"crypto/tls"
-	"crypto/x509"
-	"errors"
 	"fmt"
 	"io"
-	"net"
-	"net/http"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -38,7 +33,12 @@ func Up(ctx context.Context, p Paths, opt Options) (State, error) {
 	if opt.ReadyTimeout == 0 {
 		opt.ReadyTimeout = 2 * time.Minute
 	}
-	if err := Build(ctx, p, out); err != nil {
+	unlock, err := lock(p)
+	if err != nil {
+		return State{}, err
+	}
+	defer unlock()
+	if err := build(ctx, p, out); err != nil {
 		return State{}, err
 	}
 	if s, ok, err := readState(p); err != nil {
@@ -50,13 +50,13 @@ func Up(ctx context.Context, p Paths, opt Options) (State, error) {
 		}
 		// A leftover from a crash or a reboot: clear it rather than guess what is half-alive.
 		fmt.Fprintf(out, "cluster: clearing a control plane that is recorded but not ready\n")
-		if err := Down(p); err != nil {
+		if err := down(p); err != nil {
 			return State{}, err
 		}
 	}
 	s, err := start(ctx, p, opt, out)
 	if err != nil {
-		if derr := Down(p); derr != nil {
+		if derr := down(p); derr != nil {
 			err = fmt.Errorf("%w\n(and cleaning up failed too: %v)", err, derr)
 		}
 		return State{}, err
@@ -141,6 +141,9 @@ func start(ctx context.Context, p Paths, opt Options, out io.Writer) (State, err
 func apiServerArgs(s State, port int, pki PKI) []string {
 	return []string{
 		"--advertise-address=127.0.0.1",
+		// The endpoint reconciler publishes the advertise address in the "kubernetes" Service's
+		// Endpoints, and refuses a loopback one. Nothing here dials that Service, so turn it off.
+		"--endpoint-reconciler-type=none",
 		"--bind-address=127.0.0.1",
 		"--secure-port=" + strconv.Itoa(port),
 		"--etcd-servers=" + s.EtcdURL,
@@ -152,109 +155,9 @@ func apiServerArgs(s State, port int, pki PKI) []string {
 		"--service-account-signing-key-file=" + pki.SAKey,
 		"--service-cluster-ip-range=10.0.0.0/24",
 		"--profiling=false",
+		// Every resource is served from the API server's watch cache, as in production, except
+		// PodTemplates: their watches go straight to etcd, so a test can compact etcd and see
+		// the 410 Gone that a cached resource only shows once its cache window has moved on.
+		"--watch-cache-sizes=podtemplates#0",
 	}
-}
-
-// waitFor polls check until it succeeds, p dies, or timeout passes. The timeout error names
-// the log to read, because the reason is always in there.
-func waitFor(ctx context.Context, p *proc, timeout time.Duration, check func() error) error {
-	ctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
-	tick := time.NewTicker(200 * time.Millisecond)
-	defer tick.Stop()
-	for {
-		err := check()
-		if err == nil {
-			return nil
-		}
-		if p.exited() {
-			return p.diedError()
-		}
-		select {
-		case <-ctx.Done():
-			return fmt.Errorf("%s was not ready within %s (last check: %v). Last lines of its log:\n%s\nFull log: %s",
-				p.name, timeout, err, lastLines(p.log, 20), p.log)
-		case <-tick.C:
-		}
-	}
-}
-
-// etcdHealthy asks etcd's /health endpoint.
-func etcdHealthy(ctx context.Context, url string) error {
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, url+"/health", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("etcd /health: %s", resp.Status)
-	}
-	return nil
-}
-
-// ready asks kube-apiserver's /readyz as the admin. It reads the certificates from the data
-// directory, so it also fails (as it should) when that directory is gone.
-func ready(ctx context.Context, p Paths, s State) error {
-	pki := filepath.Join(p.Run(), "pki")
-	caPEM, err := os.ReadFile(filepath.Join(pki, "ca.crt"))
-	if err != nil {
-		return err
-	}
-	roots := x509.NewCertPool()
-	if !roots.AppendCertsFromPEM(caPEM) {
-		return errors.New("no certificate in " + filepath.Join(pki, "ca.crt"))
-	}
-	admin, err := tls.LoadX509KeyPair(filepath.Join(pki, "admin.crt"), filepath.Join(pki, "admin.key"))
-	if err != nil {
-		return err
-	}
-	client := &http.Client{
-		Timeout:   5 * time.Second,
-		Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: roots, Certificates: []tls.Certificate{admin}}},
-	}
-	defer client.CloseIdleConnections()
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.APIServerURL+"/readyz", nil)
-	if err != nil {
-		return err
-	}
-	resp, err := client.Do(req)
-	if err != nil {
-		return err
-	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(io.LimitReader(resp.Body, 4096))
-	if resp.StatusCode != http.StatusOK {
-		return fmt.Errorf("/readyz: %s: %s", resp.Status, body)
-	}
-	return nil
-}
-
-// freePorts asks the kernel for n free loopback ports. They are free when we ask, not
-// promised: if another process takes one before etcd or kube-apiserver binds it, the start
-// fails with a clear "address already in use", and the next Up picks again.
-func freePorts(n int) ([]int, error) {
-	var ports []int
-	for range n {
-		l, err := net.Listen("tcp", "127.0.0.1:0")
-		if err != nil {
-			return nil, fmt.Errorf("finding a free port on 127.0.0.1: %w", err)
-		}
-		defer l.Close() // hold all n open until the end, so they differ
-		ports = append(ports, l.Addr().(*net.TCPAddr).Port)
-	}
-	return ports, nil
-}
-
-// checkFree reports a clear error when a chosen port is taken.
-func checkFree(port int) error {
-	l, err := net.Listen("tcp", "127.0.0.1:"+strconv.Itoa(port))
-	if err != nil {
-		return fmt.Errorf("port %d on 127.0.0.1 is in use by another process: "+
-			"find it with `ss -ltnp | grep :%d` and stop it, or choose another port: %w", port, port, err)
-	}
-	return l.Close()
 }

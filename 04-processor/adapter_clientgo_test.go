@@ -1,0 +1,93 @@
+package processor_test
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/informers"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/tools/cache"
+	"k8s.io/utils/buffer"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The adapter for the real client-go: the goldens are recorded through it.
+// The queue is chosen by the feature gates the scenario file sets, so the
+// fifoKind argument is not needed here.
+func init() {
+	example := func(kind string) runtime.Object {
+		if kind == "configmaps" {
+			return &v1.ConfigMap{}
+		}
+		return &v1.Pod{}
+	}
+	wrap := func(inf cache.SharedIndexInformer) informer {
+		return informer{
+			Run: inf.RunWithContext,
+			AddEventHandler: func(h eventHandler, resync *time.Duration) (registration, error) {
+				if resync == nil {
+					return inf.AddEventHandler(h)
+				}
+				return inf.AddEventHandlerWithResyncPeriod(h, *resync)
+			},
+			RemoveEventHandler: func(reg registration) error {
+				return inf.RemoveEventHandler(reg.(cache.ResourceEventHandlerRegistration))
+			},
+			HasSynced:    inf.HasSynced,
+			IsStopped:    inf.IsStopped,
+			List:         func() []any { return inf.GetIndexer().List() },
+			StoreRV:      func() string { return inf.GetIndexer().LastStoreSyncResourceVersion() },
+			LastSyncRV:   inf.LastSyncResourceVersion,
+			SetTransform: func(fn func(any) (any, error)) error { return inf.SetTransform(fn) },
+			SetWatchErrorHandler: func(fn func(err error)) error {
+				return inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) { fn(err) })
+			},
+			AddIndexer: func(name string) error { return inf.AddIndexers(cache.Indexers{name: byNode}) },
+			ByIndex:    func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
+		}
+	}
+	register(scenario.ClientGo, impl{
+		NewInformer: func(lw *scriptedLW, resync time.Duration, _ fifoKind) informer {
+			return wrap(cache.NewSharedIndexInformer(lw, example(lw.kind), resync, cache.Indexers{}))
+		},
+		NewFactory: func(resync time.Duration) factory {
+			f := informers.NewSharedInformerFactory(nil, resync)
+			return factory{
+				InformerFor: func(kind string, lw *scriptedLW) (any, informer) {
+					inf := f.InformerFor(example(kind), func(_ kubernetes.Interface, resync time.Duration) cache.SharedIndexInformer {
+						return cache.NewSharedIndexInformer(lw, example(kind), resync, cache.Indexers{})
+					})
+					return inf, wrap(inf)
+				},
+				Start: f.Start,
+				WaitForCacheSync: func(stop <-chan struct{}) map[string]bool {
+					out := map[string]bool{}
+					for t, ok := range f.WaitForCacheSync(stop) {
+						out[reflect.Type.String(t)] = ok
+					}
+					return out
+				},
+				Shutdown: f.Shutdown,
+			}
+		},
+		WaitForCacheSync: func(stop <-chan struct{}, fns ...func() bool) bool {
+			synced := make([]cache.InformerSynced, len(fns))
+			for i, fn := range fns {
+				synced[i] = fn
+			}
+			return cache.WaitForCacheSync(stop, synced...)
+		},
+		NewRing: func(initialSize int) ring {
+			r := buffer.NewTypedRingGrowing[any](buffer.RingGrowingOptions{InitialSize: initialSize})
+			return ring{Write: r.WriteOne, Read: r.ReadOne, Len: r.Len, Cap: r.Cap}
+		},
+		Tombstone: func(obj any) (string, any, bool) {
+			d, ok := obj.(cache.DeletedFinalStateUnknown)
+			return d.Key, d.Obj, ok
+		},
+	})
+}

@@ -1,0 +1,103 @@
+package processor_test
+
+import (
+	"context"
+	"reflect"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
+	indexer "example.com/walkthrough/03-indexer"
+	ours "example.com/walkthrough/04-processor"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The adapter for our own package. `make exercises` derives the exercise
+// adapter from this file by pointing it at the exercise/ copy, so keep
+// everything inside init: the twin must not redeclare anything.
+func init() {
+	fifos := map[fifoKind]ours.FIFOKind{atomicRealFIFO: ours.AtomicRealFIFO, realFIFO: ours.RealFIFO, deltaFIFO: ours.DeltaFIFO}
+	example := func(kind string) runtime.Object {
+		if kind == "configmaps" {
+			return &v1.ConfigMap{}
+		}
+		return &v1.Pod{}
+	}
+	wrap := func(inf *ours.SharedIndexInformer) informer {
+		return informer{
+			Run: inf.Run,
+			AddEventHandler: func(h eventHandler, resync *time.Duration) (registration, error) {
+				if resync == nil {
+					return inf.AddEventHandler(h)
+				}
+				return inf.AddEventHandlerWithResyncPeriod(h, *resync)
+			},
+			RemoveEventHandler: func(reg registration) error { return inf.RemoveEventHandler(reg) },
+			HasSynced:          inf.HasSynced,
+			IsStopped:          inf.IsStopped,
+			List:               func() []any { return inf.GetIndexer().List() },
+			StoreRV:            func() string { return inf.GetIndexer().LastStoreSyncResourceVersion() },
+			LastSyncRV:         inf.LastSyncResourceVersion,
+			SetTransform: func(fn func(any) (any, error)) error {
+				return inf.SetTransform(fn)
+			},
+			SetWatchErrorHandler: func(fn func(err error)) error {
+				return inf.SetWatchErrorHandler(func(_ context.Context, err error) { fn(err) })
+			},
+			AddIndexer: func(name string) error { return inf.AddIndexers(indexer.Indexers{name: byNode}) },
+			ByIndex:    func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
+		}
+	}
+	register(scenario.Reference, impl{
+		NewInformer: func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer {
+			return wrap(ours.NewSharedIndexInformerWithOptions(lw, example(lw.kind), ours.SharedIndexInformerOptions{
+				ResyncPeriod: resync, FIFO: fifos[fifo],
+			}))
+		},
+		NewFactory: func(resync time.Duration) factory {
+			f := ours.NewSharedInformerFactory(resync)
+			return factory{
+				InformerFor: func(kind string, lw *scriptedLW) (any, informer) {
+					inf := f.InformerFor(example(kind), func(resync time.Duration) *ours.SharedIndexInformer {
+						return ours.NewSharedIndexInformer(lw, example(kind), resync, nil)
+					})
+					return inf, wrap(inf)
+				},
+				Start: f.Start,
+				WaitForCacheSync: func(stop <-chan struct{}) map[string]bool {
+					out := map[string]bool{}
+					for t, ok := range f.WaitForCacheSync(stop) {
+						out[reflect.Type.String(t)] = ok
+					}
+					return out
+				},
+				Shutdown: f.Shutdown,
+			}
+		},
+		WaitForCacheSync: ours.WaitForCacheSync,
+		NewRing: func(initialSize int) ring {
+			r := ours.NewRingBuffer(initialSize)
+			return ring{Write: r.Write, Read: r.Read, Len: r.Len, Cap: r.Cap}
+		},
+		NewDeltaProcessor: func(h eventHandler) (func(string, any) error, func(any) (any, bool)) {
+			idx := indexer.NewIndexer(indexer.DeletionHandlingMetaNamespaceKeyFunc, indexer.Indexers{})
+			process := func(typ string, obj any) error {
+				d := ours.Delta{Type: ours.DeltaType(typ), Object: obj}
+				if d.Type == ours.ReplacedAll {
+					d.Object = ours.ReplacedAllInfo{ResourceVersion: "1", Objects: []any{obj}}
+				}
+				return ours.ProcessDeltas(h, idx, ours.Deltas{d}, false)
+			}
+			lookup := func(obj any) (any, bool) {
+				got, ok, _ := idx.Get(obj)
+				return got, ok
+			}
+			return process, lookup
+		},
+		Tombstone: func(obj any) (string, any, bool) {
+			d, ok := obj.(indexer.DeletedFinalStateUnknown)
+			return d.Key, d.Obj, ok
+		},
+	})
+}

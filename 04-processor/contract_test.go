@@ -1,0 +1,361 @@
+package processor_test
+
+import (
+	"context"
+	"fmt"
+	"maps"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// This file is the contract the scenarios, the fuzz test and the
+// benchmarks drive: what an informer implementation must offer. Each
+// implementation (reference, exercise, client-go) has a small adapter
+// file that fills in an impl.
+
+// eventHandler is the handler interface; ours and client-go's have the
+// same method set, so one recorder serves both.
+type eventHandler interface {
+	OnAdd(obj any, isInInitialList bool)
+	OnUpdate(oldObj, newObj any)
+	OnDelete(obj any)
+}
+
+// registration is what AddEventHandler returns, in both.
+type registration interface{ HasSynced() bool }
+
+// informer is one informer under test, its calls wrapped as functions
+// where the types differ between implementations.
+type informer struct {
+	Run                  func(ctx context.Context)
+	AddEventHandler      func(h eventHandler, resync *time.Duration) (registration, error) // nil resync: the default
+	RemoveEventHandler   func(reg registration) error
+	HasSynced            func() bool
+	IsStopped            func() bool
+	List                 func() []any
+	StoreRV              func() string // the cache's LastStoreSyncResourceVersion
+	LastSyncRV           func() string // the informer's LastSyncResourceVersion
+	SetTransform         func(fn func(any) (any, error)) error
+	SetWatchErrorHandler func(fn func(err error)) error
+	AddIndexer           func(name string) error // the "byNode" index under name
+	ByIndex              func(name, value string) ([]any, error)
+}
+
+// factory is one shared informer factory under test.
+type factory struct {
+	// InformerFor asks for the informer of kind ("pods", "configmaps"),
+	// built on lw the first time; id identifies the informer returned.
+	InformerFor      func(kind string, lw *scriptedLW) (id any, inf informer)
+	Start            func(stop <-chan struct{})
+	WaitForCacheSync func(stop <-chan struct{}) map[string]bool // by type name
+	Shutdown         func()
+}
+
+// ring is a growing ring buffer under test.
+type ring struct {
+	Write func(any)
+	Read  func() (any, bool)
+	Len   func() int
+	Cap   func() int
+}
+
+// fifoKind names the queue between the Reflector and HandleDeltas; the
+// client-go adapter gets it from the feature gates the scenario sets.
+type fifoKind int
+
+const (
+	atomicRealFIFO fifoKind = iota
+	realFIFO
+	deltaFIFO
+)
+
+// impl is one implementation of the chapter.
+type impl struct {
+	NewInformer      func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer
+	NewFactory       func(resync time.Duration) factory
+	WaitForCacheSync func(stop <-chan struct{}, fns ...func() bool) bool
+	NewRing          func(initialSize int) ring
+	// NewDeltaProcessor applies single deltas ("Added", ..., "ReplacedAll"
+	// with the object as the whole list) to a fresh cache, notifying h;
+	// lookup reads that cache. nil where the implementation does not
+	// export its delta processing (client-go).
+	NewDeltaProcessor func(h eventHandler) (process func(typ string, obj any) error, lookup func(obj any) (any, bool))
+	// Tombstone unwraps a DeletedFinalStateUnknown.
+	Tombstone func(obj any) (key string, last any, ok bool)
+}
+
+// impls holds every implementation; the adapter files register themselves.
+var impls = map[string]impl{}
+
+// register adds an implementation under its name.
+func register(name string, im impl) {
+	impls[name] = im
+	scenarioImpls[name] = func(t testing.TB, f *scenario.File) scenario.Driver { return newDriver(t, im, f) }
+}
+
+// --- the scripted ListerWatcher --------------------------------------------
+
+// scriptedLW is an in-memory API server for one resource: List returns
+// whatever the scenario last set, Watch returns a watcher the scenario
+// feeds. It has client-go's ListerWatcher method set, so both informers
+// consume it unchanged.
+type scriptedLW struct {
+	kind string // "pods" or "configmaps"
+
+	mu       sync.Mutex
+	listRV   string
+	items    []runtime.Object
+	listErr  error // returned by the next List, then cleared
+	watcher  *watch.FakeWatcher
+	lists    int // List calls so far
+	watches  int // Watch calls so far
+	listSeen chan struct{}
+}
+
+func newScriptedLW(kind string) *scriptedLW { return &scriptedLW{kind: kind, listRV: "1"} }
+
+// IsWatchListSemanticsUnSupported makes client-go's Reflector use the
+// classic LIST then WATCH, which is what our scripted server speaks.
+func (lw *scriptedLW) IsWatchListSemanticsUnSupported() bool { return true }
+
+func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.lists++
+	if err := lw.listErr; err != nil {
+		lw.listErr = nil
+		return nil, err
+	}
+	switch lw.kind {
+	case "configmaps":
+		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		for _, o := range lw.items {
+			list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
+		}
+		return list, nil
+	default:
+		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		for _, o := range lw.items {
+			list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
+		}
+		return list, nil
+	}
+}
+
+func (lw *scriptedLW) Watch(metav1.ListOptions) (watch.Interface, error) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.watches++
+	lw.watcher = watch.NewFakeWithChanSize(1000, false)
+	return lw.watcher, nil
+}
+
+// setList sets what the next List returns.
+func (lw *scriptedLW) setList(rv string, objs []runtime.Object) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.listRV, lw.items = rv, objs
+}
+
+// send delivers one event on the current watch; false if there is none.
+func (lw *scriptedLW) send(ev watch.Event) bool {
+	lw.mu.Lock()
+	w := lw.watcher
+	lw.mu.Unlock()
+	if w == nil || w.IsStopped() {
+		return false
+	}
+	w.Action(ev.Type, ev.Object)
+	return true
+}
+
+// hasWatch reports whether a watch is open.
+func (lw *scriptedLW) hasWatch() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return lw.watcher != nil && !lw.watcher.IsStopped()
+}
+
+// closeWatch ends the current watch, as a server does when it times out.
+func (lw *scriptedLW) closeWatch() {
+	lw.mu.Lock()
+	w := lw.watcher
+	lw.watcher = nil
+	lw.mu.Unlock()
+	if w != nil {
+		w.Stop()
+	}
+}
+
+// --- object notation ---------------------------------------------------------
+//
+// Scenarios write objects on one line: key, resource version, labels.
+//
+//	ns/a@5                 pod (or configmap) a in namespace ns at resourceVersion 5
+//	ns/a@5 labels=app:web  with labels
+
+// newObject builds one object of the given kind from the notation.
+func newObject(kind, line string) (runtime.Object, error) {
+	fields := strings.Fields(line)
+	if len(fields) == 0 {
+		return nil, fmt.Errorf("empty object")
+	}
+	om := metav1.ObjectMeta{}
+	key, rv, _ := strings.Cut(fields[0], "@")
+	om.ResourceVersion = rv
+	if ns, name, ok := strings.Cut(key, "/"); ok {
+		om.Namespace, om.Name = ns, name
+	} else {
+		om.Name = key
+	}
+	for _, f := range fields[1:] {
+		k, v, _ := strings.Cut(f, "=")
+		switch k {
+		case "labels":
+			om.Labels = map[string]string{}
+			for _, kv := range strings.Split(v, ",") {
+				lk, lv, _ := strings.Cut(kv, ":")
+				om.Labels[lk] = lv
+			}
+		case "node":
+			if om.Labels == nil {
+				om.Labels = map[string]string{}
+			}
+			om.Labels["node"] = v
+		default:
+			return nil, fmt.Errorf("unknown field %q in %q", k, line)
+		}
+	}
+	if kind == "configmaps" {
+		return &v1.ConfigMap{ObjectMeta: om}, nil
+	}
+	return &v1.Pod{ObjectMeta: om}, nil
+}
+
+// formatObject writes an object back in the notation; a tombstone is
+// tombstone(key, last state).
+func formatObject(im impl, obj any) string {
+	if key, last, ok := im.Tombstone(obj); ok {
+		if last == nil {
+			return fmt.Sprintf("tombstone(%s)", key)
+		}
+		return fmt.Sprintf("tombstone(%s, %s)", key, formatObject(im, last))
+	}
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return fmt.Sprintf("%T %v", obj, obj)
+	}
+	var b strings.Builder
+	if m.GetNamespace() != "" {
+		b.WriteString(m.GetNamespace() + "/")
+	}
+	b.WriteString(m.GetName())
+	if rv := m.GetResourceVersion(); rv != "" {
+		b.WriteString("@" + rv)
+	}
+	if l := m.GetLabels(); len(l) > 0 {
+		var kvs []string
+		for _, k := range slices.Sorted(maps.Keys(l)) {
+			kvs = append(kvs, k+":"+l[k])
+		}
+		b.WriteString(" labels=" + strings.Join(kvs, ","))
+	}
+	return b.String()
+}
+
+// formatSet writes objects sorted: the cache returns them in map order.
+func formatSet(im impl, objs []any) string {
+	lines := make([]string, len(objs))
+	for i, obj := range objs {
+		lines[i] = formatObject(im, obj)
+	}
+	sort.Strings(lines)
+	if len(lines) == 0 {
+		return "(none)"
+	}
+	return strings.Join(lines, "\n")
+}
+
+// byNode indexes an object under its "node" label.
+func byNode(obj any) ([]string, error) {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return nil, err
+	}
+	if n := m.GetLabels()["node"]; n != "" {
+		return []string{n}, nil
+	}
+	return nil, nil
+}
+
+// --- the recording handler ---------------------------------------------------
+
+// recorder is a handler that writes down every call, in the order it got
+// them. A blocking recorder stops in its callback until unblocked.
+type recorder struct {
+	im   impl
+	name string
+
+	mu      sync.Mutex
+	events  []string // not yet reported
+	calls   int
+	block   bool
+	release chan struct{} // closed by unblock
+}
+
+func newRecorder(im impl, name string, block bool) *recorder {
+	return &recorder{im: im, name: name, block: block, release: make(chan struct{})}
+}
+
+func (r *recorder) record(ev string) {
+	r.mu.Lock()
+	r.events = append(r.events, ev)
+	r.calls++
+	block := r.block
+	r.mu.Unlock()
+	if block {
+		<-r.release
+	}
+}
+
+func (r *recorder) OnAdd(obj any, isInInitialList bool) {
+	r.record(fmt.Sprintf("ADD %s init=%t", formatObject(r.im, obj), isInInitialList))
+}
+
+func (r *recorder) OnUpdate(oldObj, newObj any) {
+	r.record(fmt.Sprintf("UPDATE %s -> %s", formatObject(r.im, oldObj), formatObject(r.im, newObj)))
+}
+
+func (r *recorder) OnDelete(obj any) {
+	r.record(fmt.Sprintf("DELETE %s", formatObject(r.im, obj)))
+}
+
+func (r *recorder) unblock() {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.block {
+		r.block = false
+		close(r.release)
+	}
+}
+
+// take returns and forgets the events recorded since the last take.
+func (r *recorder) take() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	ev := r.events
+	r.events = nil
+	return ev
+}

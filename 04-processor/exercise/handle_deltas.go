@@ -1,0 +1,82 @@
+// Your copy of ../handle_deltas.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+
+package processor
+
+import (
+	indexer "example.com/walkthrough/03-indexer"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// ProcessDeltas applies one popped item to the cache and tells handler
+// about each change, in order. The rule that makes informers safe to use:
+// the cache is written before the handler hears of the change, so a
+// handler that looks the object up finds at least that version.
+//
+//   - Added, Updated, Replaced, Sync: if the key is cached, update it and
+//     call OnUpdate(old, new); otherwise add it and call
+//     OnAdd(new, isInInitialList). The delta type does not decide which:
+//     the cache does.
+//   - Deleted: delete it and call OnDelete with the object as it came (a
+//     final state, or a tombstone).
+//   - Bookmark: remember the resourceVersion; no notification.
+//   - SyncAll: OnUpdate(obj, obj) for everything cached, then stop.
+//   - ReplacedAll: see processReplacedAll.
+//
+// It is exported so that you can drive it on its own, with any handler
+// and any cache; the informer calls it from HandleDeltas.
+//
+// client-go: tools/cache/controller.go (processDeltas)
+func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
+	// Exercise 5: Turn deltas into cache writes, then notifications.
+	// Hint: For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type.
+	panic(todo.Exercise("04-processor", 5, "For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type."))
+}
+
+// processReplacedAll applies a whole relist at once. It works out the
+// notifications against the cache as it was, replaces the cache, and
+// only then notifies: first a tombstone for every cached key the list no
+// longer has, then, in list order, OnUpdate for objects that were cached
+// and OnAdd for the rest.
+//
+// client-go: tools/cache/controller.go (processReplacedAllInfo)
+func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexer, info ReplacedAllInfo, isInInitialList bool) error {
+	listed := make(map[string]bool, len(info.Objects))
+	for _, obj := range info.Objects {
+		key, err := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		if err != nil {
+			return indexer.KeyError{Obj: obj, Err: err}
+		}
+		listed[key] = true
+	}
+	var gone []indexer.DeletedFinalStateUnknown
+	for _, key := range clientState.ListKeys() {
+		if listed[key] {
+			continue
+		}
+		last, _, _ := clientState.GetByKey(key)
+		gone = append(gone, indexer.DeletedFinalStateUnknown{Key: key, Obj: last})
+	}
+	olds := make([]any, len(info.Objects)) // nil where the object is new
+	for i, obj := range info.Objects {
+		if old, exists, err := clientState.Get(obj); err == nil && exists {
+			olds[i] = old
+		}
+	}
+
+	if err := clientState.Replace(info.Objects, info.ResourceVersion); err != nil {
+		return err
+	}
+	for _, tombstone := range gone {
+		handler.OnDelete(tombstone)
+	}
+	for i, obj := range info.Objects {
+		if olds[i] != nil {
+			handler.OnUpdate(olds[i], obj)
+		} else {
+			handler.OnAdd(obj, isInInitialList)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,152 @@
+// Your copy of ../queue.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+
+package processor
+
+import (
+	"context"
+	"errors"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	indexer "example.com/walkthrough/03-indexer"
+)
+
+// This file says what the informer needs from the two chapters upstream of
+// it, as small interfaces: a ListerWatcher and a Reflector (chapter 01)
+// and a FIFO of deltas (chapter 02). upstream.go provides them.
+
+// ListerWatcher lists and watches one resource. It has client-go's method
+// set, so one scripted ListerWatcher can feed both client-go's informer and
+// ours.
+//
+// client-go: tools/cache/listwatch.go (ListerWatcher)
+type ListerWatcher interface {
+	List(options metav1.ListOptions) (runtime.Object, error)
+	Watch(options metav1.ListOptions) (watch.Interface, error)
+}
+
+// DeltaType says what happened to an object.
+//
+// client-go: tools/cache/delta_fifo.go (DeltaType)
+type DeltaType string
+
+const (
+	Added    DeltaType = "Added"
+	Updated  DeltaType = "Updated"
+	Deleted  DeltaType = "Deleted"
+	Replaced DeltaType = "Replaced" // the object was in a relist
+	Sync     DeltaType = "Sync"     // a periodic resync of a cached object
+	// The atomic RealFIFO (client-go's default) turns a whole relist into
+	// one ReplacedAll and a whole resync into one SyncAll, and passes
+	// watch bookmarks on as Bookmark.
+	ReplacedAll DeltaType = "ReplacedAll"
+	SyncAll     DeltaType = "SyncAll"
+	Bookmark    DeltaType = "Bookmark"
+)
+
+// Delta is one change. Object is the object, a DeletedFinalStateUnknown
+// tombstone (for Deleted), or one of the Info types below.
+//
+// client-go: tools/cache/delta_fifo.go (Delta)
+type Delta struct {
+	Type   DeltaType
+	Object any
+}
+
+// Deltas is what one Pop hands over: the changes to one object, oldest
+// first (one change at a time with a RealFIFO).
+type Deltas []Delta
+
+// ReplacedAllInfo is the Object of a ReplacedAll delta: a full relist.
+type ReplacedAllInfo struct {
+	ResourceVersion string
+	Objects         []any
+}
+
+// SyncAllInfo is the Object of a SyncAll delta: resync everything cached.
+type SyncAllInfo struct{}
+
+// BookmarkInfo is the Object of a Bookmark delta.
+type BookmarkInfo struct{ ResourceVersion string }
+
+// ErrFIFOClosed is what Pop returns once the queue is closed and empty.
+var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+
+// PopProcessFunc handles what one Pop took. isInInitialList is true while
+// the queue has not yet handed over all of its first list.
+type PopProcessFunc func(deltas Deltas, isInInitialList bool) error
+
+// Queue is the consumer side of the FIFO between the Reflector and
+// HandleDeltas.
+//
+// client-go: tools/cache/fifo.go (Queue)
+type Queue interface {
+	// Pop blocks until there is something to process, hands it to
+	// process and returns process's error; ErrFIFOClosed once closed.
+	Pop(process PopProcessFunc) error
+	// Synced is closed once the items of the first list have all been
+	// popped and processed.
+	Synced() <-chan struct{}
+	// Close wakes Pop up for good.
+	Close()
+}
+
+// Reflector keeps a Queue filled from a ListerWatcher.
+//
+// client-go: tools/cache/reflector.go (Reflector)
+type Reflector interface {
+	// Run lists, watches, relists on failure, and resyncs, until ctx ends.
+	Run(ctx context.Context)
+	// LastSyncResourceVersion is the resourceVersion last seen.
+	LastSyncResourceVersion() string
+}
+
+// FIFOKind chooses the queue between the Reflector and HandleDeltas.
+type FIFOKind int
+
+const (
+	// AtomicRealFIFO is client-go's default: one delta per event, in
+	// arrival order, with relists and resyncs as single atomic entries.
+	AtomicRealFIFO FIFOKind = iota
+	// RealFIFO is the non-atomic RealFIFO: a relist becomes one Deleted
+	// per vanished key and one Replaced per listed object.
+	RealFIFO
+	// DeltaFIFO is the classic queue: deltas coalesced per key, in key
+	// order of first arrival.
+	DeltaFIFO
+)
+
+// TransformFunc rewrites each object before it is queued (to strip
+// fields nobody reads, say). It runs once per object.
+//
+// client-go: tools/cache/controller.go (TransformFunc)
+type TransformFunc func(obj any) (any, error)
+
+// WatchErrorHandler is told each time the Reflector's list-and-watch
+// fails, before it backs off and tries again.
+//
+// client-go: tools/cache/reflector.go (WatchErrorHandlerWithContext), without the *Reflector
+type WatchErrorHandler func(ctx context.Context, err error)
+
+// PipelineConfig is everything needed to build the Reflector and the
+// Queue for one informer.
+type PipelineConfig struct {
+	ListerWatcher ListerWatcher
+	ObjectType    runtime.Object
+	FIFO          FIFOKind
+	// KnownObjects is the informer's cache; the non-atomic FIFOs read it
+	// to find deletions on a relist and the objects to resync.
+	KnownObjects indexer.Indexer
+	Transform    TransformFunc
+	// ResyncPeriod is how often the Reflector calls ShouldResync; 0 never.
+	ResyncPeriod      time.Duration
+	ShouldResync      func() bool
+	WatchErrorHandler WatchErrorHandler
+}
+
+// NewPipelineFunc builds the Reflector and Queue of one informer.
+type NewPipelineFunc func(cfg PipelineConfig) (Reflector, Queue)

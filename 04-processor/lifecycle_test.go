@@ -1,0 +1,198 @@
+package processor_test
+
+import (
+	"context"
+	"fmt"
+	goruntime "runtime"
+	"strings"
+	"testing"
+	"testing/synctest"
+	"time"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The tests in this file check promises the scenarios cannot show step by
+// step: a blocked handler holds up nobody else, even for thousands of
+// events; nothing is left running after Shutdown; and the cache is
+// written before any handler hears of a change. They run on the
+// reference and on client-go.
+
+// sides are the implementations these tests compare.
+var sides = []string{scenario.Reference, scenario.ClientGo}
+
+// TestBlockedHandlerDoesNotDelayOthers: one handler blocks in its first
+// call and stays blocked while 100 listed objects and 1000 watch events go
+// by. The other handler and the cache see all of it; the blocked one then
+// catches up, in order.
+func TestBlockedHandlerDoesNotDelayOthers(t *testing.T) {
+	for _, side := range sides {
+		t.Run(side, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				im := impls[side]
+				lw := newScriptedLW("pods")
+				var list []runtime.Object
+				for i := range 100 {
+					obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
+					list = append(list, obj)
+				}
+				lw.setList("100", list)
+				inf := im.NewInformer(lw, 0, atomicRealFIFO)
+				slow, fast := newRecorder(im, "slow", true), newRecorder(im, "fast", false)
+				slowReg, _ := inf.AddEventHandler(slow, nil)
+				fastReg, _ := inf.AddEventHandler(fast, nil)
+				ctx, cancel := context.WithCancel(context.Background())
+				done := make(chan struct{})
+				go func() { defer close(done); inf.Run(ctx) }()
+				synctest.Wait()
+				for i := range 1000 {
+					obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%100, 101+i))
+					lw.send(watch.Event{Type: watch.Modified, Object: obj})
+				}
+				synctest.Wait()
+
+				if got := len(fast.take()); got != 1100 {
+					t.Errorf("the fast handler got %d calls while the slow one was blocked, want 1100", got)
+				}
+				if got := len(slow.take()); got != 1 {
+					t.Errorf("the blocked handler got %d calls, want 1 (the one it is stuck in)", got)
+				}
+				if !fastReg.HasSynced() || slowReg.HasSynced() {
+					t.Errorf("HasSynced: fast=%t slow=%t, want true and false", fastReg.HasSynced(), slowReg.HasSynced())
+				}
+				if got := formatSet(im, inf.List()); !strings.Contains(got, "ns/p0@1001") {
+					t.Errorf("the cache did not keep up: %.80s...", got)
+				}
+
+				slow.unblock()
+				synctest.Wait()
+				evs := slow.take()
+				if len(evs) != 1099 {
+					t.Fatalf("after unblocking, the slow handler got %d more calls, want 1099", len(evs))
+				}
+				if want := "UPDATE ns/p99@1000 -> ns/p99@1100"; evs[len(evs)-1] != want {
+					t.Errorf("the slow handler's last call is %q, want %q", evs[len(evs)-1], want)
+				}
+				if !slowReg.HasSynced() {
+					t.Error("the slow handler has not synced after catching up")
+				}
+				cancel()
+				<-done
+			})
+		})
+	}
+}
+
+// TestNoGoroutineAfterShutdown: a factory with two informers and three
+// handlers (one of them blocked until the end) is stopped; once Shutdown
+// returns, no goroutine of the test's bubble is left.
+func TestNoGoroutineAfterShutdown(t *testing.T) {
+	for _, side := range sides {
+		t.Run(side, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				im := impls[side]
+				f := im.NewFactory(time.Second)
+				pods, cms := newScriptedLW("pods"), newScriptedLW("configmaps")
+				p, _ := newObject("pods", "ns/a@5")
+				c, _ := newObject("configmaps", "ns/cm@6")
+				pods.setList("10", []runtime.Object{p})
+				cms.setList("10", []runtime.Object{c})
+				_, podInf := f.InformerFor("pods", pods)
+				_, cmInf := f.InformerFor("configmaps", cms)
+				blocked := newRecorder(im, "blocked", true)
+				_, _ = podInf.AddEventHandler(newRecorder(im, "h1", false), nil)
+				_, _ = podInf.AddEventHandler(blocked, nil)
+				_, _ = cmInf.AddEventHandler(newRecorder(im, "h2", false), nil)
+				stop := make(chan struct{})
+				f.Start(stop)
+				synced := f.WaitForCacheSync(stop)
+				if len(synced) != 2 || !synced["*v1.Pod"] || !synced["*v1.ConfigMap"] {
+					t.Fatalf("WaitForCacheSync = %v", synced)
+				}
+				time.Sleep(3 * time.Second) // a few resyncs
+				close(stop)
+				blocked.unblock()
+				f.Shutdown()
+				synctest.Wait()
+				if left := bubbleGoroutines(); left != "" {
+					t.Errorf("goroutines left after Shutdown:\n%s", left)
+				}
+			})
+		})
+	}
+}
+
+// bubbleGoroutines returns the stacks of the goroutines of the current
+// synctest bubble other than the caller and the bubble's own machinery.
+func bubbleGoroutines() string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:goruntime.Stack(buf, true)]
+	var left []string
+	for i, g := range strings.Split(string(buf), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if i == 0 || !strings.Contains(header, "synctest bubble") {
+			continue // the caller comes first
+		}
+		if strings.Contains(g, "internal/synctest.Run(") || strings.Contains(g, "testing/synctest.testingSynctestTest(") {
+			continue // the bubble itself
+		}
+		left = append(left, g)
+	}
+	return strings.Join(left, "\n\n")
+}
+
+// TestCacheIsWrittenBeforeHandlers applies deltas with a handler that
+// looks each object up in the cache while it is being called: it must
+// already find the new state (or, for a delete, nothing). client-go's
+// delta processing is not exported, so this runs on the reference only.
+func TestCacheIsWrittenBeforeHandlers(t *testing.T) {
+	for _, name := range sides {
+		im := impls[name]
+		if im.NewDeltaProcessor == nil {
+			continue // client-go
+		}
+		t.Run(name, func(t *testing.T) {
+			h := &cacheChecker{t: t}
+			process, lookup := im.NewDeltaProcessor(h)
+			h.lookup = lookup
+			steps := []struct{ typ, obj string }{
+				{"Added", "ns/a@1"}, {"Updated", "ns/a@2"}, {"Replaced", "ns/b@3"}, {"Sync", "ns/b@3"},
+				{"Deleted", "ns/a@4"}, {"ReplacedAll", "ns/c@5"},
+			}
+			for _, s := range steps {
+				obj, _ := newObject("pods", s.obj)
+				if err := process(s.typ, obj); err != nil {
+					t.Fatalf("%s %s: %v", s.typ, s.obj, err)
+				}
+			}
+			if h.calls != 7 { // the ReplacedAll deletes b and adds c
+				t.Errorf("the handler was called %d times, want 7", h.calls)
+			}
+		})
+	}
+}
+
+// cacheChecker fails the test when a callback finds the cache behind.
+type cacheChecker struct {
+	t      *testing.T
+	lookup func(obj any) (any, bool)
+	calls  int
+}
+
+func (c *cacheChecker) check(obj any, wantPresent bool) {
+	c.calls++
+	cached, ok := c.lookup(obj)
+	switch {
+	case ok != wantPresent:
+		c.t.Errorf("called for %v while the cache has it: %t (want %t): the cache must be written first", obj, ok, wantPresent)
+	case ok && cached != obj:
+		c.t.Errorf("called for %v while the cache still holds %v", obj, cached)
+	}
+}
+
+func (c *cacheChecker) OnAdd(obj any, _ bool)  { c.check(obj, true) }
+func (c *cacheChecker) OnUpdate(_, newObj any) { c.check(newObj, true) }
+func (c *cacheChecker) OnDelete(obj any)       { c.check(obj, false) }

@@ -22,7 +22,6 @@
 //	processor.go      the listeners as a set: add, remove, distribute, resync bookkeeping
 //	queue.go          what the informer needs from the FIFO and the Reflector
 //	pipeline.go       chapter 01's Reflector and chapter 02's FIFO, joined for the informer
-//	upstream.go       the same seam filled by client-go's own Reflector and FIFO
 //	controller.go     the process loop that pops the FIFO
 //	handle_deltas.go  turning deltas into cache writes, then notifications
 //	informer.go       the SharedIndexInformer: handlers, lifecycle, late joiners
@@ -37,6 +36,6 @@
 // Upstream of HandleDeltas the informer runs the workshop's own parts:
 // chapter 01's Reflector and chapter 02's RealFIFO (atomic, as client-go
 // does by default) or, as an option, the non-atomic RealFIFO or the
-// classic DeltaFIFO. upstream.go can put client-go's own Reflector and
-// FIFO in their place, for comparison.
+// classic DeltaFIFO. The pipeline is a seam (PipelineConfig,
+// NewPipelineFunc): any Reflector and Queue with the same methods fit.
 package processor

@@ -69,8 +69,7 @@ type SharedIndexInformerOptions struct {
 	// FIFO chooses the queue (client-go's default is AtomicRealFIFO).
 	FIFO FIFOKind
 	// NewPipeline builds the Reflector and Queue; nil means
-	// NewWalkthroughPipeline (chapters 01 and 02). NewClientGoPipeline
-	// runs client-go's own instead.
+	// NewWalkthroughPipeline (chapters 01 and 02).
 	NewPipeline NewPipelineFunc
 }
 

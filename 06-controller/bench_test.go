@@ -1,0 +1,83 @@
+package controller_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	"example.com/walkthrough/06-controller/fakeapi"
+	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// BenchmarkReconcile measures the whole loop: 50 Rollouts created at once,
+// until every one has its Deployment and its status. Both sides run the
+// same reconcile logic on the same fake API server; what differs is the
+// machinery under it, chapters 01–05 against client-go's.
+func BenchmarkReconcile(b *testing.B) {
+	const n = 50
+	for _, side := range []struct{ name, impl string }{{"ours", scenario.Reference}, {"client-go", scenario.ClientGo}} {
+		b.Run(fmt.Sprintf("rollouts=%d/%s", n, side.name), func(b *testing.B) {
+			for b.Loop() {
+				benchReconcile(b, impls[side.impl], n)
+			}
+		})
+	}
+}
+
+func benchReconcile(b *testing.B, im impl, n int) {
+	api := fakeapi.New(nil)
+	e := env{
+		Kube: api.Kube, Walk: api.Walk, Workers: 2,
+		Recorder: &recorder{log: &actionLog{}},
+		Errorf:   func(string, ...any) {},
+		Guard1:   func(f func(any)) func(any) { return f },
+		Guard2:   func(f func(any, any)) func(any, any) { return f },
+		Queue:    func(q queue) queue { return q },
+	}
+	sys := im.Build(e)
+	ctx, cancel := context.WithCancel(context.Background())
+	sys.Start(ctx)
+	for !sys.Synced() {
+		time.Sleep(time.Millisecond)
+	}
+	done := make(chan error, 1)
+	go func() { done <- sys.Run(ctx) }()
+	rollouts := api.Walk.WalkthroughV1alpha1().Rollouts("bench")
+	for i := range n {
+		name := fmt.Sprintf("r%d", i)
+		if _, err := rollouts.Create(ctx, &v1alpha1.Rollout{
+			ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "bench"},
+			Spec:       v1alpha1.RolloutSpec{DeploymentName: name, Replicas: ptr.To[int32](1), Image: "nginx:1.27"},
+		}, metav1.CreateOptions{}); err != nil {
+			b.Fatal(err)
+		}
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		list, err := rollouts.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		synced := 0
+		for _, r := range list.Items {
+			if r.Status.ObservedGeneration == 1 {
+				synced++
+			}
+		}
+		if synced == n {
+			break
+		}
+		if time.Now().After(deadline) {
+			b.Fatalf("only %d of %d rollouts synced", synced, n)
+		}
+		time.Sleep(200 * time.Microsecond)
+	}
+	cancel()
+	<-done
+	sys.Shutdown()
+}

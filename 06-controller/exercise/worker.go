@@ -1,0 +1,35 @@
+// Your copy of ../worker.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=06` checks your work.
+
+package controller
+
+import (
+	"context"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// runWorker takes keys off the queue until the queue shuts down. Run
+// starts several; the queue guarantees that no two of them ever hold the
+// same key at once, so syncHandler never races itself on one Rollout.
+func (c *Controller) runWorker(ctx context.Context) {
+	for c.processNextWorkItem(ctx) {
+	}
+}
+
+// processNextWorkItem takes one key, syncs it, and tells the queue how it
+// went. It returns false only when the queue has shut down.
+//
+// Every Get must be matched by a Done, or the key stays "processing"
+// forever and is never handed out again. Success must be followed by
+// Forget, or the key's failure count keeps growing and its next, unrelated
+// failure waits as if it had failed all along. Failure is followed by
+// AddRateLimited, which brings the key back after a backoff that doubles
+// with each failure.
+//
+// client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
+func (c *Controller) processNextWorkItem(ctx context.Context) bool {
+	// Exercise 4: Retry with backoff, forget on success.
+	// Hint: Get a key (stop when the queue shuts down), always call Done for it, then Forget it when syncHandler succeeds or AddRateLimited it when it fails.
+	panic(todo.Exercise("06-controller", 4, "Get a key (stop when the queue shuts down), always call Done for it, then Forget it when syncHandler succeeds or AddRateLimited it when it fails."))
+}

@@ -10,7 +10,7 @@ PKGS     := $(foreach m,$(MODULES),./$(m)/...)
 CH       ?=
 chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(CHAPTERS)))
 
-.PHONY: generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest workshop
+.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest workshop
 
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -33,6 +33,9 @@ exercise: ## Check your exercise copy of a chapter: make exercise CH=03.
 
 workshop: ## The learner's runner: make workshop ARGS="status".
 	@go run ./workshop/cmd/workshop $(ARGS)
+
+watch: ## Re-run your current exercise every time you save.
+	@go run ./workshop/cmd/workshop watch
 
 exercises: ## Regenerate every chapter's exercise/ copy from the reference.
 	go run ./workshop/cmd/exgen

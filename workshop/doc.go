@@ -13,6 +13,8 @@
 //     overlays, that the scenarios must catch.
 //   - gotest, chapters and progress: run a chapter's tests with
 //     `go test -json` and say, per exercise, what passed.
+//   - runner: the learner's runner behind cmd/workshop (status, check,
+//     hint, watch, reset, solution, --mine).
 //   - cluster: a real etcd and kube-apiserver on 127.0.0.1 for the
 //     TestE2E… tests (docs/e2e.md).
 //

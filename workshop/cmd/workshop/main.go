@@ -1,0 +1,187 @@
+// Command workshop is the learner's runner: it runs your copy of each
+// chapter's exercises and tells you where you stand and what to do next.
+//
+//	go run ./workshop/cmd/workshop [command] [flags]
+//
+// The commands (run it with "help" for the full list):
+//
+//	status            every chapter and exercise, and the next step (the default)
+//	check [CH] [EX]   run your copy of a chapter, or show one exercise
+//	hint CH EX        an exercise's hint; ask again for a deeper one
+//	watch             re-run the current exercise every time you save
+//	reset CH [EX]     put a chapter, or one exercise, back as generated
+//	solution CH EX    the reference code, once your exercise passes
+//
+// The work is done by package runner; this file only reads the command line.
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strconv"
+	"strings"
+	"time"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/runner"
+)
+
+const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
+
+  status            every chapter and exercise as pass, fail or not started,
+                    with progress bars and the next step (the default)
+  check [CH] [EX]   run your copy of chapter CH (e.g. 03), or show exercise EX
+                    alone, with the first step that diverged and its hint
+  hint CH EX        the hint of exercise EX; ask again for a deeper hint
+  watch             re-run the current exercise every time you save a file,
+                    and move on when it passes
+  reset CH [EX]     put your copy of a chapter, or of one exercise, back as
+                    generated (asks first, and keeps a backup)
+  solution CH EX    the reference code of an exercise, once yours passes
+
+flags (before or after the command):
+  --mine            build each chapter on your own earlier chapters instead of
+                    their reference code
+  --yes             answer yes to reset's question
+  --poll DURATION   how often watch looks for changes (default 500ms)
+`
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("workshop", flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	mine := fs.Bool("mine", false, "")
+	yes := fs.Bool("yes", false, "")
+	poll := fs.Duration("poll", 500*time.Millisecond, "")
+
+	// Flags may come before or after the command and its arguments.
+	var flags, words []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "-h" || a == "--help" || a == "-help":
+			words = append(words, "help")
+		case strings.HasPrefix(a, "-"):
+			flags = append(flags, a)
+			if (a == "--poll" || a == "-poll") && i+1 < len(args) {
+				flags = append(flags, args[i+1])
+				i++
+			}
+		default:
+			words = append(words, a)
+		}
+	}
+	if err := fs.Parse(flags); err != nil {
+		fmt.Fprintf(stderr, "%v\n\n%s", err, usage)
+		return 2
+	}
+	cmd := "status"
+	if len(words) > 0 {
+		cmd, words = words[0], words[1:]
+	}
+	if cmd == "help" {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
+
+	root, err := chapters.Root()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	r := runner.New(root)
+	r.Mine, r.Yes, r.Poll = *mine, *yes, *poll
+
+	switch cmd {
+	case "status":
+		err = want(words, 0, 0, "status")
+		if err == nil {
+			err = r.Status()
+		}
+	case "check":
+		err = want(words, 0, 2, "check [CH] [EX]")
+		if err == nil {
+			ch, id := "", 0
+			if len(words) > 0 {
+				ch = words[0]
+			}
+			if len(words) > 1 {
+				id, err = exerciseArg(words[1])
+			}
+			if err == nil {
+				err = r.Check(ch, id)
+			}
+		}
+	case "hint", "solution":
+		err = want(words, 2, 2, cmd+" CH EX")
+		if err == nil {
+			var id int
+			if id, err = exerciseArg(words[1]); err == nil {
+				if cmd == "hint" {
+					err = r.Hint(words[0], id)
+				} else {
+					err = r.Solution(words[0], id)
+				}
+			}
+		}
+	case "reset":
+		err = want(words, 1, 2, "reset CH [EX]")
+		if err == nil {
+			id := 0
+			if len(words) > 1 {
+				id, err = exerciseArg(words[1])
+			}
+			if err == nil {
+				err = r.Reset(words[0], id)
+			}
+		}
+	case "watch":
+		err = want(words, 0, 0, "watch")
+		if err == nil {
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			defer stop()
+			err = r.Watch(ctx)
+		}
+	default:
+		fmt.Fprintf(stderr, "There is no command %q.\n\n%s", cmd, usage)
+		return 2
+	}
+	switch {
+	case err == nil:
+		return 0
+	case errors.Is(err, runner.ErrNotAllPass):
+		return 1 // already explained
+	default:
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+}
+
+// want checks the number of arguments a command got.
+func want(words []string, least, most int, form string) error {
+	if len(words) < least || len(words) > most {
+		return fmt.Errorf("usage: %s %s (for example: %s)", runner.Cmd, form, example(form))
+	}
+	return nil
+}
+
+func example(form string) string {
+	r := strings.NewReplacer("[CH]", "03", "CH", "03", "[EX]", "1", "EX", "1")
+	return runner.Cmd + " " + r.Replace(form)
+}
+
+func exerciseArg(s string) (int, error) {
+	id, err := strconv.Atoi(s)
+	if err != nil || id < 1 {
+		return 0, fmt.Errorf("an exercise is a number such as 1, not %q", s)
+	}
+	return id, nil
+}

@@ -1,0 +1,101 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"example.com/walkthrough/workshop/progress"
+)
+
+// Hint prints an exercise's hint. Asked again, it prints the deeper hint
+// too: how many times you asked is kept in the state file.
+func (r *Runner) Hint(chapter string, id int) error {
+	c, err := r.chapter(chapter)
+	if err != nil {
+		return err
+	}
+	ex, err := exercise(c, id)
+	if err != nil {
+		return err
+	}
+	s := LoadState(r.Root)
+	level := s.Hints[hintKey(c.Name, id)] + 1
+	if level > 2 {
+		level = 2
+	}
+	s.Hints[hintKey(c.Name, id)] = level
+	if err := s.Save(r.Root); err != nil {
+		return err
+	}
+	r.say("", fmt.Sprintf("Exercise %d of %s: %s (%s)", id, c.Name, strings.TrimSuffix(ex.Title, "."), exerciseFile(c, ex)))
+	r.printf("\n")
+	r.say("Hint:   ", ex.Hint)
+	if level == 1 {
+		r.printf("\n")
+		r.next(fmt.Sprintf("Next: edit %s, then check it:", exerciseFile(c, ex)), r.checkCmd(c, id))
+		r.next("Still stuck? Ask again for a deeper hint:", r.cmd("hint", c.Number(), fmt.Sprint(id)))
+		return nil
+	}
+	if ex.Deeper != "" {
+		r.say("Deeper: ", ex.Deeper)
+	} else {
+		r.say("Deeper: ", "This exercise has no deeper hint. Read its scenarios in "+c.Name+"/testdata/scenarios.")
+	}
+	r.printf("\n")
+	r.next(fmt.Sprintf("Next: edit %s, then check it:", exerciseFile(c, ex)), r.checkCmd(c, id))
+	r.next("Once it passes, this shows the reference:", r.cmd("solution", c.Number(), fmt.Sprint(id)))
+	return nil
+}
+
+// Solution prints the reference code of an exercise, but only once your
+// copy passes it: before that it says so and gives the hint instead.
+func (r *Runner) Solution(chapter string, id int) error {
+	c, err := r.chapter(chapter)
+	if err != nil {
+		return err
+	}
+	ex, err := exercise(c, id)
+	if err != nil {
+		return err
+	}
+	x, err := r.check(c)
+	if err != nil {
+		return err
+	}
+	e, _ := x.find(id)
+	if x.res.Build != "" || e.Status != progress.Pass {
+		r.say("", fmt.Sprintf("Exercise %d of %s does not pass yet, so its solution stays hidden.", id, c.Name))
+		r.printf("\n")
+		r.say("Hint: ", ex.Hint)
+		r.printf("\n")
+		r.next(fmt.Sprintf("Next: edit %s, then check it, or ask for a deeper hint:", exerciseFile(c, ex)), r.checkCmd(c, id), r.cmd("hint", c.Number(), fmt.Sprint(id)))
+		return ErrNotAllPass
+	}
+	files, err := goFiles(c.Dir)
+	if err != nil {
+		return err
+	}
+	var shown []string
+	for _, name := range files {
+		src, err := os.ReadFile(filepath.Join(c.Dir, name))
+		if err != nil {
+			return err
+		}
+		funcs, err := referenceFuncs(src, id)
+		if err != nil {
+			return err
+		}
+		for _, fn := range funcs {
+			shown = append(shown, fmt.Sprintf("// %s/%s\n%s", c.Name, name, fn))
+		}
+	}
+	r.say("", fmt.Sprintf("Exercise %d of %s passes, so here is the reference to compare with your %s:", id, c.Name, exerciseFile(c, ex)))
+	for _, fn := range shown {
+		r.printf("\n%s\n", strings.ReplaceAll(fn, "\t", "    "))
+	}
+	r.printf("\n")
+	r.next("Next: pick the next exercise:", r.cmd("status"))
+	return nil
+}

@@ -1,0 +1,216 @@
+package runner
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// Reset puts your copy of a chapter (id 0) or of one exercise back as the
+// generator writes it. It asks first, unless r.Yes, and copies every file
+// it is about to change to .cache/workshop/backups/<time>/ before writing.
+//
+// Resetting one exercise replaces only the bodies of that exercise's
+// functions with their stubs (found by name, so the rest of the file, and
+// your other exercises in it, stay as they are), then fixes the imports.
+func (r *Runner) Reset(chapter string, id int) error {
+	c, err := r.chapter(chapter)
+	if err != nil {
+		return err
+	}
+	var what string
+	var ex exgen.Exercise
+	if id > 0 {
+		if ex, err = exercise(c, id); err != nil {
+			return err
+		}
+		what = fmt.Sprintf("exercise %d of %s (%s)", id, c.Name, strings.TrimSuffix(ex.Title, "."))
+	} else {
+		if list, _ := exgen.Exercises(c.Dir); len(list) == 0 {
+			return fmt.Errorf("%s has no exercises yet, so there is nothing to reset", c.Name)
+		}
+		what = fmt.Sprintf("your whole copy of %s", c.Name)
+	}
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return err
+	}
+	write, remove, err := r.resetPlan(c, gen, id)
+	if err != nil {
+		return err
+	}
+	if len(write) == 0 && len(remove) == 0 {
+		r.next(fmt.Sprintf("There is nothing to reset: %s is already as generated. Next: check it:", what), r.checkCmd(c, max(id, 1)))
+		return nil
+	}
+	var names []string
+	for name := range write {
+		names = append(names, c.Name+"/"+filepath.ToSlash(name))
+	}
+	for _, name := range remove {
+		names = append(names, c.Name+"/"+filepath.ToSlash(name)+" (removed)")
+	}
+	sort.Strings(names)
+	r.say("", fmt.Sprintf("This puts %s back as generated. Your changes to it are lost from these files, but a backup is kept:", what))
+	for _, n := range names {
+		r.printf("  %s\n", n)
+	}
+	if !r.confirm("Reset? [y/N] ") {
+		r.say("", "Nothing changed.")
+		return nil
+	}
+	backup, err := r.backup(c, id, append(keys(write), remove...))
+	if err != nil {
+		return err
+	}
+	for name, src := range write {
+		if err := os.WriteFile(filepath.Join(c.Dir, name), src, 0o644); err != nil {
+			return err
+		}
+	}
+	for _, name := range remove {
+		if err := os.Remove(filepath.Join(c.Dir, name)); err != nil {
+			return err
+		}
+	}
+	s := LoadState(r.Root)
+	if id > 0 {
+		delete(s.Hints, hintKey(c.Name, id))
+	} else {
+		for k := range s.Hints {
+			if strings.HasPrefix(k, c.Name+"/") {
+				delete(s.Hints, k)
+			}
+		}
+	}
+	if err := s.Save(r.Root); err != nil {
+		return err
+	}
+	r.say("", fmt.Sprintf("Done. Your old files are in %s.", backup))
+	next := 1
+	if id > 0 {
+		next = id
+	}
+	r.next("Next: see where you start again:", r.checkCmd(c, next))
+	return nil
+}
+
+// resetPlan works out the files to write (path relative to the chapter →
+// content) and to remove.
+func (r *Runner) resetPlan(c chapters.Chapter, gen map[string][]byte, id int) (map[string][]byte, []string, error) {
+	write := map[string][]byte{}
+	if id == 0 {
+		stale, err := exgen.Stale(c.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
+		var remove []string
+		for _, name := range stale {
+			if src, ok := gen[name]; ok {
+				write[name] = src
+			} else {
+				remove = append(remove, name)
+			}
+		}
+		return write, remove, nil
+	}
+	parts, err := exerciseParts(gen, id)
+	if err != nil {
+		return nil, nil, err
+	}
+	for name, funcs := range parts {
+		mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+		if os.IsNotExist(err) {
+			write[name] = gen[name]
+			continue
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		restored, err := restoreStubs(mine, gen[name], funcs)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s/%s: %w", c.Name, name, err)
+		}
+		if !bytes.Equal(restored, mine) {
+			write[name] = restored
+		}
+	}
+	return write, nil, nil
+}
+
+// confirm asks a yes-or-no question; only "y" or "yes" is yes.
+func (r *Runner) confirm(question string) bool {
+	if r.Yes {
+		r.printf("%sy (--yes)\n", question)
+		return true
+	}
+	r.printf("%s", question)
+	if r.In == nil {
+		r.printf("\n")
+		return false
+	}
+	line, _ := bufio.NewReader(r.In).ReadString('\n')
+	answer := strings.ToLower(strings.TrimSpace(line))
+	if f, ok := r.In.(*os.File); !ok || !IsTerminal(f) {
+		r.printf("%s\n", answer) // a terminal echoes it; a pipe does not
+	}
+	return answer == "y" || answer == "yes"
+}
+
+// backup copies the chapter's files named (relative to the chapter) to a
+// new directory under .cache/workshop/backups, records it in the state
+// file, and returns its path relative to the root.
+func (r *Runner) backup(c chapters.Chapter, id int, names []string) (string, error) {
+	when := r.clock()
+	base := filepath.Join(".cache", "workshop", "backups", when.Format("20060102-150405"))
+	rel := base
+	for n := 2; ; n++ {
+		if _, err := os.Stat(filepath.Join(r.Root, rel)); os.IsNotExist(err) {
+			break
+		}
+		rel = fmt.Sprintf("%s-%d", base, n)
+	}
+	sort.Strings(names)
+	var saved []string
+	for _, name := range names {
+		data, err := os.ReadFile(filepath.Join(c.Dir, name))
+		if os.IsNotExist(err) {
+			continue
+		}
+		if err != nil {
+			return "", err
+		}
+		dst := filepath.Join(r.Root, rel, c.Name, name)
+		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+			return "", err
+		}
+		if err := os.WriteFile(dst, data, 0o644); err != nil {
+			return "", err
+		}
+		saved = append(saved, filepath.ToSlash(filepath.Join(c.Name, name)))
+	}
+	if err := os.MkdirAll(filepath.Join(r.Root, rel), 0o755); err != nil {
+		return "", err
+	}
+	s := LoadState(r.Root)
+	s.Backups = append(s.Backups, Backup{When: when, Chapter: c.Name, Exercise: id, Dir: filepath.ToSlash(rel), Files: saved})
+	if err := s.Save(r.Root); err != nil {
+		return "", err
+	}
+	return filepath.ToSlash(rel), nil
+}
+
+func keys(m map[string][]byte) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
+}

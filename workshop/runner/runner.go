@@ -1,0 +1,245 @@
+// Package runner is the learner's runner, the code behind
+// `go run ./workshop/cmd/workshop` (and `make workshop`).
+//
+// Every command works on the learner's copy of the chapters (NN-name/exercise)
+// and says what to do next:
+//
+//   - Status runs every chapter's scenarios and shows pass, fail or not
+//     started per exercise, a progress bar per chapter and overall, and
+//     the next step.
+//   - Check runs one chapter (or shows one exercise) with the harness's own
+//     failure report: the first step that diverged and the hint.
+//   - Hint shows an exercise's hint, and the deeper hint when asked again.
+//   - Watch re-runs the current exercise whenever a file of the learner's
+//     copy changes, and moves on when it passes.
+//   - Reset puts a chapter, or one exercise, back as the generator wrote it,
+//     after asking and after a backup.
+//   - Solution shows the reference code of an exercise once it passes.
+//
+// With Mine set, a chapter is built on the learner's own copies of the
+// earlier chapters it imports instead of their reference code (see
+// MineOverlay).
+//
+// Pass and fail always come from `go test -json` (package progress); the
+// state file (.cache/workshop/state.json) only remembers which hints were
+// shown, the exercise watch is on, and the backups reset made.
+package runner
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"time"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+)
+
+// Cmd is how the learner starts the runner; the output quotes it in every
+// next step.
+const Cmd = "go run ./workshop/cmd/workshop"
+
+// Width is the widest line the runner writes itself.
+const Width = 80
+
+// ErrNotAllPass is returned by Check when some exercise does not pass, so
+// the command exits non-zero (for `make exercise`) without printing more.
+var ErrNotAllPass = errors.New("not every exercise passes")
+
+// Runner holds what every command needs.
+type Runner struct {
+	Root  string        // the workspace root, where go.work is
+	Out   io.Writer     // where the runner talks to you
+	In    io.Reader     // your answers to its questions (reset)
+	Color bool          // colour the output (a terminal, NO_COLOR unset)
+	Clear bool          // watch clears the screen before each run (a terminal)
+	Mine  bool          // build on your earlier chapters, not the reference
+	Yes   bool          // answer yes to every question
+	Poll  time.Duration // how often watch looks for changes
+
+	now      func() time.Time // for tests; time.Now when nil
+	watching bool             // inside Watch: next steps need no re-run command
+}
+
+// New returns a runner for the workspace at root that talks on the
+// process's standard streams, with colour and screen clearing only when
+// stdout is a terminal and NO_COLOR is unset.
+func New(root string) *Runner {
+	term := IsTerminal(os.Stdout)
+	return &Runner{
+		Root:  root,
+		Out:   os.Stdout,
+		In:    os.Stdin,
+		Color: term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
+		Clear: term && os.Getenv("TERM") != "dumb",
+		Poll:  500 * time.Millisecond,
+	}
+}
+
+// IsTerminal reports whether f is a character device, such as a terminal.
+func IsTerminal(f *os.File) bool {
+	info, err := f.Stat()
+	return err == nil && info.Mode()&os.ModeCharDevice != 0
+}
+
+func (r *Runner) clock() time.Time {
+	if r.now != nil {
+		return r.now()
+	}
+	return time.Now()
+}
+
+// printf writes formatted text as it is.
+func (r *Runner) printf(format string, args ...any) {
+	fmt.Fprintf(r.Out, format, args...)
+}
+
+// say writes text folded to Width, continuing lines under the label:
+// say("Hint: ", text) lines the continuation up after "Hint: ".
+func (r *Runner) say(label, text string) {
+	fmt.Fprintln(r.Out, Wrap(label, text, Width))
+}
+
+// Wrap folds text into lines of at most width columns. The first line
+// starts with label; the others are indented by as many spaces.
+func Wrap(label, text string, width int) string {
+	pad := strings.Repeat(" ", len(label))
+	var lines []string
+	line := label
+	empty := true
+	for _, word := range words(text) {
+		if !empty && len(line)+1+len(word) > width {
+			lines = append(lines, line)
+			line, empty = pad+word, false
+			continue
+		}
+		if empty {
+			line += word
+		} else {
+			line += " " + word
+		}
+		empty = false
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// words splits text at spaces, but keeps a `quoted command` in one piece
+// so that it can be copied from one line.
+func words(text string) []string {
+	var out []string
+	open := false
+	for _, w := range strings.Fields(text) {
+		if open {
+			out[len(out)-1] += " " + w
+		} else {
+			out = append(out, w)
+		}
+		if strings.Count(w, "`")%2 == 1 {
+			open = !open
+		}
+	}
+	return out
+}
+
+// Bar draws done out of total as "[#####-----] 3/6" with a bar of width
+// cells.
+func Bar(done, total, width int) string {
+	filled := 0
+	if total > 0 {
+		filled = done * width / total
+	}
+	return fmt.Sprintf("[%s%s] %d/%d", strings.Repeat("#", filled), strings.Repeat("-", width-filled), done, total)
+}
+
+// ANSI colours, used only when r.Color is set.
+const (
+	green  = "\x1b[32m"
+	red    = "\x1b[31m"
+	yellow = "\x1b[33m"
+	bold   = "\x1b[1m"
+	reset  = "\x1b[0m"
+)
+
+func (r *Runner) paint(color, s string) string {
+	if !r.Color {
+		return s
+	}
+	return color + s + reset
+}
+
+// chapter finds one chapter by number or name.
+func (r *Runner) chapter(arg string) (chapters.Chapter, error) {
+	found, err := chapters.Find(r.Root, arg)
+	if err != nil {
+		return chapters.Chapter{}, err
+	}
+	return found[0], nil
+}
+
+// exercise finds exercise id of a chapter.
+func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return exgen.Exercise{}, err
+	}
+	for _, ex := range list {
+		if ex.ID == id {
+			return ex, nil
+		}
+	}
+	if len(list) == 0 {
+		return exgen.Exercise{}, fmt.Errorf("%s has no exercises yet", c.Name)
+	}
+	return exgen.Exercise{}, fmt.Errorf("%s has exercises 1 to %d; there is no exercise %d", c.Name, len(list), id)
+}
+
+// run checks a chapter: your exercise copy, on your earlier chapters when
+// r.Mine is set.
+func (r *Runner) run(c chapters.Chapter) (*progress.Chapter, error) {
+	opts := progress.Options{}
+	if r.Mine {
+		deps, err := Deps(r.Root, c)
+		if err != nil {
+			return nil, err
+		}
+		if opts.Files, err = MineOverlay(c, deps); err != nil {
+			return nil, err
+		}
+	}
+	return progress.CheckWith(c, opts)
+}
+
+// exerciseFile is where you edit an exercise, relative to the root.
+func exerciseFile(c chapters.Chapter, ex exgen.Exercise) string {
+	return c.Name + "/" + exgen.ExerciseDir + "/" + ex.File
+}
+
+// cmd is a runner command line for you to type: Cmd, then the words,
+// then --mine when this run has it (for the commands that run tests).
+func (r *Runner) cmd(words ...string) string {
+	line := Cmd + " " + strings.Join(words, " ")
+	switch words[0] {
+	case "check", "status", "watch", "solution":
+		if r.Mine {
+			line += " --mine"
+		}
+	}
+	return line
+}
+
+// checkCmd is the command that checks one exercise.
+func (r *Runner) checkCmd(c chapters.Chapter, id int) string {
+	return r.cmd("check", c.Number(), fmt.Sprint(id))
+}
+
+// next writes a next step: text, folded, then each command on a line of
+// its own, indented, ready to copy.
+func (r *Runner) next(text string, cmds ...string) {
+	r.say("", text)
+	for _, c := range cmds {
+		r.printf("  %s\n", c)
+	}
+}

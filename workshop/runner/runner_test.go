@@ -1,0 +1,612 @@
+package runner
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The slow tests below drive the runner over a temporary copy of the
+// workspace (go.work, workshop/ and 03-indexer/), so they run `go test` on
+// the real chapter 03 and never touch your own exercise copy. They run one
+// after another: each go test already uses every core, and running them
+// side by side only makes each slower. -short skips them.
+
+const chapter = "03-indexer"
+
+func TestMain(m *testing.M) {
+	// The copies have their own go.work; an inherited GOWORK would point
+	// the go command back at the real workspace.
+	os.Unsetenv("GOWORK")
+	os.Exit(m.Run())
+}
+
+// workspace copies the parts of the repository the runner needs into a
+// temporary directory, with a freshly generated exercise copy of 03.
+func workspace(t *testing.T) string {
+	t.Helper()
+	src, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dst := t.TempDir()
+	for _, dir := range []string{"workshop", chapter} {
+		copyTree(t, filepath.Join(src, dir), filepath.Join(dst, dir))
+	}
+	goLine := "go 1.26.8"
+	if data, err := os.ReadFile(filepath.Join(src, "go.work")); err == nil {
+		goLine, _, _ = strings.Cut(string(data), "\n")
+	}
+	work := goLine + "\n\nuse (\n\t./" + chapter + "\n\t./workshop\n)\n"
+	must(t, os.WriteFile(filepath.Join(dst, "go.work"), []byte(work), 0o644))
+	if data, err := os.ReadFile(filepath.Join(src, "go.work.sum")); err == nil {
+		must(t, os.WriteFile(filepath.Join(dst, "go.work.sum"), data, 0o644))
+	}
+	must(t, exgen.Write(filepath.Join(dst, chapter)))
+	return dst
+}
+
+func copyTree(t *testing.T, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
+	})
+	must(t, err)
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// syncBuffer is an output the watch goroutine and the test can share.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func (s *syncBuffer) take() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	out := s.b.String()
+	s.b.Reset()
+	return out
+}
+
+func newRunner(root string) (*Runner, *syncBuffer) {
+	out := &syncBuffer{}
+	return &Runner{Root: root, Out: out, Poll: 50 * time.Millisecond}, out
+}
+
+// fill writes the exercise copy with the given exercises done (their
+// reference code in place) and every other one stubbed.
+func fill(t *testing.T, root string, done ...int) {
+	t.Helper()
+	dir := filepath.Join(root, chapter)
+	files, err := exgen.Generate(dir, func(id int) bool { return !slices.Contains(done, id) })
+	must(t, err)
+	for name, src := range files {
+		if strings.HasPrefix(name, exgen.ExerciseDir) {
+			must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
+		}
+	}
+}
+
+func contains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, w := range wants {
+		if !strings.Contains(out, w) {
+			t.Errorf("%s: output lacks %q:\n%s", what, w, out)
+		}
+	}
+}
+
+// fits checks that every line is at most Width columns and has no colour.
+func fits(t *testing.T, what, out string) {
+	t.Helper()
+	for _, line := range strings.Split(out, "\n") {
+		if len([]rune(line)) > Width {
+			t.Errorf("%s: line wider than %d columns:\n%s", what, Width, line)
+		}
+	}
+	if strings.Contains(out, "\x1b[") {
+		t.Errorf("%s: colour escapes in output that is not a terminal", what)
+	}
+}
+
+// TestJourney drives the runner the way a learner goes through chapter 03:
+// the untouched copy fails, hints come in two levels, the solution stays
+// hidden until the exercise passes, a wrong answer gets the harness's
+// report, the reference answer passes, and reset puts the stub back.
+func TestJourney(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 03 several times")
+	}
+	root := workspace(t)
+	r, out := newRunner(root)
+	keys := filepath.Join(root, chapter, "exercise", "keys.go")
+
+	// The untouched copy: nothing passes, and the next step is exercise 1.
+	must(t, r.Status())
+	status := out.take()
+	contains(t, "status", status, "03-indexer", "0/6", "not started  1  Build an object's key", "Next: exercise 1 of 03-indexer")
+	fits(t, "status", status)
+	if s := LoadState(root); s.Current == nil || s.Current.Chapter != chapter || s.Current.Exercise != 1 {
+		t.Errorf("status did not make exercise 1 current: %+v", s.Current)
+	}
+
+	// Hints: the first ask gives the hint, the second the deeper one too.
+	must(t, r.Hint("03", 1))
+	first := out.take()
+	contains(t, "hint", first, "Hint:", "An ExplicitKey is already a key", "again for a deeper hint")
+	if strings.Contains(first, "Deeper:") {
+		t.Errorf("the first hint already shows the deeper one:\n%s", first)
+	}
+	must(t, r.Hint("03", 1))
+	second := out.take()
+	contains(t, "hint again", second, "Hint:", "Deeper:", "meta.Accessor(obj) fails")
+	fits(t, "hint", first+second)
+
+	// The solution is hidden before the exercise passes.
+	if err := r.Solution("03", 1); !errors.Is(err, ErrNotAllPass) {
+		t.Errorf("solution before passing: got %v, want ErrNotAllPass", err)
+	}
+	contains(t, "solution before passing", out.take(), "stays hidden", "Hint:")
+
+	// A wrong answer: check shows the harness's report of the first step
+	// that diverged, with the hint.
+	src, err := os.ReadFile(keys)
+	must(t, err)
+	stub2 := regexp.MustCompile(`panic\(todo\.Exercise\("03-indexer", 2, .*\)\)`)
+	if !stub2.Match(src) {
+		t.Fatalf("no stub of exercise 2 in %s", keys)
+	}
+	must(t, os.WriteFile(keys, stub2.ReplaceAll(src, []byte(`return "", key, nil`)), 0o644))
+	if err := r.Check("03", 0); !errors.Is(err, ErrNotAllPass) {
+		t.Errorf("check with a wrong answer: got %v, want ErrNotAllPass", err)
+	}
+	contains(t, "check with a wrong answer", out.take(), "fail         2", "diverged (implementation: exercise)", "Hint:", "Next:")
+
+	// The reference answer passes, and then the solution shows.
+	fill(t, root, 2)
+	must(t, r.Check("03", 2))
+	contains(t, "check 03 2", out.take(), "pass         2  Split a key back", "solution 03 2")
+	must(t, r.Solution("03", 2))
+	sol := out.take()
+	contains(t, "solution", sol, "func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {", "unexpected key format")
+	if strings.Contains(sol, "exercise:begin") || strings.Contains(sol, "exercise:hint") || strings.Contains(sol, "exercise:end") {
+		t.Errorf("the solution shows exercise markers:\n%s", sol)
+	}
+
+	// Reset asks first: no is no.
+	filled, err := os.ReadFile(keys)
+	must(t, err)
+	r.In = strings.NewReader("n\n")
+	must(t, r.Reset("03", 2))
+	contains(t, "reset, answered no", out.take(), "Reset? [y/N]", "Nothing changed.")
+	if got, _ := os.ReadFile(keys); !bytes.Equal(got, filled) {
+		t.Errorf("reset changed %s although the answer was no", keys)
+	}
+
+	// Yes puts exactly the generated stub back, and keeps a backup.
+	r.In = strings.NewReader("y\n")
+	must(t, r.Reset("03", 2))
+	contains(t, "reset", out.take(), "exercise 2 of 03-indexer", "03-indexer/exercise/keys.go", "Done.")
+	gen, err := exgen.Generate(filepath.Join(root, chapter), exgen.StubAll)
+	must(t, err)
+	if got, _ := os.ReadFile(keys); !bytes.Equal(got, gen["exercise/keys.go"]) {
+		t.Errorf("after reset 03 2, keys.go is not the generated stub:\n%s", got)
+	}
+	s := LoadState(root)
+	if len(s.Backups) != 1 {
+		t.Fatalf("state has %d backups, want 1", len(s.Backups))
+	}
+	saved, err := os.ReadFile(filepath.Join(root, s.Backups[0].Dir, chapter, "exercise", "keys.go"))
+	must(t, err)
+	if !bytes.Equal(saved, filled) {
+		t.Errorf("the backup is not the file as it was before reset")
+	}
+	if s.Hints[hintKey(chapter, 1)] != 2 {
+		t.Errorf("reset 03 2 lost the hint level of exercise 1")
+	}
+
+	// Everything filled in: all pass, and the chapter reset undoes it all.
+	fill(t, root, 1, 2, 3, 4, 5, 6)
+	must(t, r.Status())
+	done := out.take()
+	contains(t, "status when done", done, "6/6", "Every exercise passes.")
+	fits(t, "status when done", done)
+	r.Yes = true
+	must(t, r.Reset("03", 0))
+	contains(t, "reset 03", out.take(), "your whole copy of 03-indexer", "y (--yes)")
+	if stale, err := exgen.Stale(filepath.Join(root, chapter)); err != nil || len(stale) > 0 {
+		t.Errorf("after reset 03 the copy differs from the generated one: %v %v", stale, err)
+	}
+	if s := LoadState(root); len(s.Hints) != 0 || len(s.Backups) != 2 {
+		t.Errorf("after reset 03: hints %v (want none), %d backups (want 2)", s.Hints, len(s.Backups))
+	}
+}
+
+// TestMine checks the overlay behind --mine. Chapter 03 imports no
+// earlier chapter, so the overlay is tried the other way round: 03's
+// reference tests run with 03's own reference package replaced by the
+// exercise copy. Stubbed, they fail; filled with the reference, they pass.
+func TestMine(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 03 twice")
+	}
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	run := func() *progress.Chapter {
+		t.Helper()
+		files, err := MineOverlay(c, []chapters.Chapter{c})
+		must(t, err)
+		if _, ok := files["keys.go"]; !ok {
+			t.Fatalf("the overlay does not replace keys.go: %v", slices.Collect(mapsKeys(files)))
+		}
+		res, err := progress.CheckWith(c, progress.Options{Impl: scenario.Reference, Files: files})
+		must(t, err)
+		if res.Build != "" {
+			t.Fatalf("does not build:\n%s", res.Build)
+		}
+		return res
+	}
+	if res := run(); res.Done() != 0 || res.Exercises[0].Status != progress.NotStarted {
+		t.Errorf("the reference tests pass on the stubbed copy: %s", res.Summary())
+	}
+	fill(t, root, 1, 2, 3, 4, 5, 6)
+	if res := run(); res.Done() != len(res.Exercises) {
+		t.Errorf("the reference tests fail on a copy filled with the reference: %s", res.Summary())
+	}
+
+	// Through the runner, --mine on 03 says it changes nothing.
+	r, out := newRunner(root)
+	r.Mine = true
+	must(t, r.Check("03", 0))
+	contains(t, "check --mine", out.take(), "builds on no earlier chapter", "6 of 6 exercises pass")
+}
+
+func mapsKeys(m map[string][]byte) func(func(string) bool) {
+	return func(yield func(string) bool) {
+		for k := range m {
+			if !yield(k) {
+				return
+			}
+		}
+	}
+}
+
+// TestWatch starts watch on the first exercise, fills that exercise in,
+// and checks that watch notices, re-runs, and moves on to exercise 2.
+func TestWatch(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 03 twice")
+	}
+	root := workspace(t)
+	r, out := newRunner(root)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Watch(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("watch returned %v", err)
+		}
+	}()
+
+	waitFor := func(what string, wants ...string) string {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Minute)
+		for time.Now().Before(deadline) {
+			s := out.String()
+			ok := true
+			for _, w := range wants {
+				ok = ok && strings.Contains(s, w)
+			}
+			if ok {
+				return s
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("watch stopped early (%v):\n%s", err, s)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		t.Fatalf("%s: watch never printed %q:\n%s", what, wants, out.String())
+		return ""
+	}
+	first := waitFor("first run", "run 1", "not started  1  Build an object's key", "Watching 03-indexer/exercise")
+	fits(t, "watch", first)
+	// Exercise 1 alone is not enough: its scenarios go on to exercise 4,
+	// so watch moves there.
+	fill(t, root, 1)
+	waitFor("after exercise 1", "run 2", "cannot pass before exercise 4", "not started  4  Move index entries")
+	// With what exercise 1's scenarios need, it passes and watch moves on.
+	fill(t, root, 1, 3, 4)
+	waitFor("after exercises 1, 3 and 4", "run 3", "Exercise 4 of 03-indexer passes", "not started  2  Split a key")
+	if s := LoadState(root); s.Current == nil || s.Current.Exercise != 2 {
+		t.Errorf("watch did not move the current exercise on: %+v", s.Current)
+	}
+}
+
+// TestRestoreStubs resets each exercise alone in a copy where every
+// exercise is done: the result must be the generator's own copy with just
+// that exercise stubbed, byte for byte, imports included.
+func TestRestoreStubs(t *testing.T) {
+	src, err := chapters.Root()
+	must(t, err)
+	dir := filepath.Join(src, chapter)
+	done, err := exgen.Generate(dir, func(int) bool { return false })
+	must(t, err)
+	all, err := exgen.Generate(dir, exgen.StubAll)
+	must(t, err)
+	list, err := exgen.Exercises(dir)
+	must(t, err)
+	for _, ex := range list {
+		want, err := exgen.Generate(dir, func(id int) bool { return id == ex.ID })
+		must(t, err)
+		parts, err := exerciseParts(all, ex.ID)
+		must(t, err)
+		if len(parts) == 0 {
+			t.Errorf("exercise %d: no function found", ex.ID)
+		}
+		for name, keys := range parts {
+			got, err := restoreStubs(done[name], all[name], keys)
+			must(t, err)
+			if !bytes.Equal(got, want[name]) {
+				t.Errorf("exercise %d, %s: restored file differs from the generated one:\n%s", ex.ID, name, got)
+			}
+			if !untouched(got, all[name], keys) || untouched(done[name], all[name], keys) {
+				t.Errorf("exercise %d, %s: untouched is wrong", ex.ID, name)
+			}
+		}
+	}
+}
+
+func TestFixImportsAddsTodo(t *testing.T) {
+	src := []byte("package p\n\nfunc F() { panic(todo.Exercise(\"03-indexer\", 1, \"\")) }\n")
+	got, err := fixImports(src)
+	must(t, err)
+	if !strings.Contains(string(got), `import "example.com/walkthrough/workshop/todo"`) {
+		t.Errorf("no todo import added:\n%s", got)
+	}
+}
+
+func TestDeps(t *testing.T) {
+	root := t.TempDir()
+	mod := func(name, body string) {
+		must(t, os.MkdirAll(filepath.Join(root, name), 0o755))
+		must(t, os.WriteFile(filepath.Join(root, name, "go.mod"), []byte("module example.com/walkthrough/"+name+"\n\n"+body), 0o644))
+	}
+	mod("03-indexer", "require example.com/walkthrough/workshop v0.0.0\n")
+	mod("04-processor", "require (\n\texample.com/walkthrough/03-indexer v0.0.0\n\tk8s.io/api v0.37.2\n)\n")
+	mod("06-controller", "require (\n\texample.com/walkthrough/04-processor v0.0.0\n)\n")
+	c := chapters.Chapter{Name: "06-controller", Dir: filepath.Join(root, "06-controller")}
+	deps, err := Deps(root, c)
+	must(t, err)
+	var names []string
+	for _, d := range deps {
+		names = append(names, d.Name)
+	}
+	if got := strings.Join(names, " "); got != "03-indexer 04-processor" {
+		t.Errorf("Deps(06) = %q, want 03-indexer 04-processor", got)
+	}
+}
+
+func TestWrapAndBar(t *testing.T) {
+	if got := Bar(3, 6, 10); got != "[#####-----] 3/6" {
+		t.Errorf("Bar(3, 6, 10) = %q", got)
+	}
+	if got := Bar(0, 0, 4); got != "[----] 0/0" {
+		t.Errorf("Bar(0, 0, 4) = %q", got)
+	}
+	text := strings.Repeat("word ", 40) + "then run `go run ./workshop/cmd/workshop check 03 1` now"
+	got := Wrap("Next: ", text, Width)
+	fits(t, "wrap", got)
+	if !strings.Contains(got, "`go run ./workshop/cmd/workshop check 03 1`") {
+		t.Errorf("a quoted command was broken across lines:\n%s", got)
+	}
+	if lines := strings.Split(got, "\n"); !strings.HasPrefix(lines[1], "      word") {
+		t.Errorf("continuation is not indented under the label:\n%s", got)
+	}
+}
+
+func TestNoColourOffTerminal(t *testing.T) {
+	// Under go test, stdout is a pipe or a file, never a terminal.
+	if r := New(t.TempDir()); r.Color || r.Clear {
+		t.Errorf("colour or screen clearing on when stdout is not a terminal")
+	}
+}
+
+func TestReportFolding(t *testing.T) {
+	out := "/x/split-key.txt:6:\n  split-key\n  ----\n  ok\n" +
+		"03-indexer/testdata/scenarios/split-key.txt:6: step 1 diverged (implementation: exercise)\n  Step 1:   split-key\n"
+	want := "03-indexer/testdata/scenarios/split-key.txt:6:\nstep 1 diverged (implementation: exercise)\n  Step 1:   split-key"
+	if got := report(out); got != want {
+		t.Errorf("report() =\n%s\nwant\n%s", got, want)
+	}
+}
+
+// probeChapter adds a small chapter 04-probe to a workspace copy. Like a
+// real later chapter, its reference imports 03's reference package: its
+// one exercise splits a key with indexer.SplitMetaNamespaceKey, which is
+// exercise 2 of 03. Its exercise copy is written with that exercise done.
+func probeChapter(t *testing.T, root string) chapters.Chapter {
+	t.Helper()
+	dir := filepath.Join(root, "04-probe")
+	files := map[string]string{
+		"probe.go": `// Package probe is a chapter that builds on 03, for the runner's tests.
+package probe
+
+import indexer "example.com/walkthrough/03-indexer"
+
+// Split shows how 03 splits a key.
+func Split(key string) string {
+	// exercise:begin 1 Split a key with chapter 03
+	// exercise:hint Call indexer.SplitMetaNamespaceKey.
+	ns, name, err := indexer.SplitMetaNamespaceKey(key)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	return ns + "|" + name
+	// exercise:end 1
+}
+`,
+		"scenario_test.go": `package probe_test
+
+import (
+	"testing"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+var scenarioImpls = scenario.Impls{}
+
+func TestScenarios(t *testing.T) { scenario.Run(t, scenarioImpls, scenario.Options{}) }
+`,
+		"adapter_reference_test.go": `package probe_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+
+	probe "example.com/walkthrough/04-probe"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+func init() {
+	scenarioImpls[scenario.Reference] = func(testing.TB, *scenario.File) scenario.Driver {
+		return func(_ testing.TB, d *datadriven.TestData) string {
+			return probe.Split(strings.TrimSpace(d.Input))
+		}
+	}
+}
+`,
+		"testdata/scenarios/split.txt": `# A key splits into namespace and name, through chapter 03.
+# exercise: 1
+
+split
+ns/a
+----
+ns|a
+`,
+	}
+	for name, src := range files {
+		must(t, os.MkdirAll(filepath.Dir(filepath.Join(dir, name)), 0o755))
+		must(t, os.WriteFile(filepath.Join(dir, name), []byte(src), 0o644))
+	}
+	mod, err := os.ReadFile(filepath.Join(root, chapter, "go.mod"))
+	must(t, err)
+	mod = bytes.Replace(mod, []byte("module example.com/walkthrough/03-indexer"), []byte("module example.com/walkthrough/04-probe"), 1)
+	mod = append(mod, "\nrequire example.com/walkthrough/03-indexer v0.0.0\n\nreplace example.com/walkthrough/03-indexer => ../03-indexer\n"...)
+	must(t, os.WriteFile(filepath.Join(dir, "go.mod"), mod, 0o644))
+	sum, err := os.ReadFile(filepath.Join(root, chapter, "go.sum"))
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+	work, err := os.ReadFile(filepath.Join(root, "go.work"))
+	must(t, err)
+	work = bytes.Replace(work, []byte("\t./workshop\n"), []byte("\t./04-probe\n\t./workshop\n"), 1)
+	must(t, os.WriteFile(filepath.Join(root, "go.work"), work, 0o644))
+
+	must(t, exgen.Write(dir))
+	done, err := exgen.Generate(dir, func(int) bool { return false })
+	must(t, err)
+	must(t, os.WriteFile(filepath.Join(dir, "exercise", "probe.go"), done["exercise/probe.go"], 0o644))
+	return chapters.Chapter{Name: "04-probe", Dir: dir}
+}
+
+// TestMineOnALaterChapter is --mine as a learner meets it: chapter 04 is
+// done, chapter 03 is not. On the reference 03, 04 passes; on your own 03
+// it stops at 03's unfinished exercise; once that is done, it passes.
+func TestMineOnALaterChapter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on a chapter three times")
+	}
+	root := workspace(t)
+	probe := probeChapter(t, root)
+	deps, err := Deps(root, probe)
+	must(t, err)
+	if len(deps) != 1 || deps[0].Name != chapter {
+		t.Fatalf("Deps(04-probe) = %v, want 03-indexer", deps)
+	}
+	r, out := newRunner(root)
+
+	must(t, r.Check("04", 0))
+	contains(t, "04 on the reference 03", out.take(), "1 of 1 exercises pass")
+
+	r.Mine = true
+	if err := r.Check("04", 0); !errors.Is(err, ErrNotAllPass) {
+		t.Errorf("04 on your unfinished 03: got %v, want ErrNotAllPass", err)
+	}
+	contains(t, "04 on your unfinished 03", out.take(), "this runs on your 03-indexer, where 0 of 6", "0 of 1 exercises pass")
+
+	fill(t, root, 2)
+	if err := r.Check("04", 0); err != nil {
+		t.Errorf("04 on your 03 with exercise 2 done: %v\n%s", err, out.String())
+	}
+	contains(t, "04 on your finished 03", out.take(), "1 of 1 exercises pass")
+}
+
+// TestWatchStopsAtTheEnd: when the exercise watch is on passes and it was
+// the last one, watch says so and returns by itself.
+func TestWatchStopsAtTheEnd(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 03")
+	}
+	root := workspace(t)
+	fill(t, root, 1, 2, 3, 4, 5, 6)
+	s := LoadState(root)
+	s.Current = &Position{Chapter: chapter, Exercise: 6}
+	must(t, s.Save(root))
+	r, out := newRunner(root)
+	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
+	defer cancel()
+	if err := r.Watch(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if ctx.Err() != nil {
+		t.Fatalf("watch did not stop by itself:\n%s", out.String())
+	}
+	contains(t, "watch at the end", out.String(), "Exercise 6 passes, and with it every exercise of 03-indexer.", "end of the last chapter")
+}

@@ -1,0 +1,294 @@
+package runner
+
+import (
+	"bytes"
+	"fmt"
+	"go/ast"
+	"go/format"
+	"go/parser"
+	"go/token"
+	"path"
+	"sort"
+	"strconv"
+	"strings"
+
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// An exercise is a set of whole function bodies. In the generated copy
+// each of those bodies is a stub that panics with
+// todo.Exercise(chapter, id, hint); the functions are found by that call
+// and named by funcKey, so the same function can be found in your copy
+// however you have changed its body.
+
+// funcKey names a function declaration: "Name" or "Recv.Name".
+func funcKey(fn *ast.FuncDecl) string {
+	if fn.Recv == nil || len(fn.Recv.List) == 0 {
+		return fn.Name.Name
+	}
+	t := fn.Recv.List[0].Type
+	for {
+		switch x := t.(type) {
+		case *ast.StarExpr:
+			t = x.X
+			continue
+		case *ast.IndexExpr:
+			t = x.X
+			continue
+		case *ast.IndexListExpr:
+			t = x.X
+			continue
+		case *ast.ParenExpr:
+			t = x.X
+			continue
+		}
+		break
+	}
+	if id, ok := t.(*ast.Ident); ok {
+		return id.Name + "." + fn.Name.Name
+	}
+	return fn.Name.Name
+}
+
+// stubFuncs returns the keys of the functions in a generated file whose
+// body is the stub of exercise id.
+func stubFuncs(src []byte, id int) ([]string, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, 0)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if ok && fn.Body != nil && panicsFor(fn.Body, id) {
+			keys = append(keys, funcKey(fn))
+		}
+	}
+	return keys, nil
+}
+
+// panicsFor reports whether body calls todo.Exercise(_, id, _).
+func panicsFor(body *ast.BlockStmt, id int) bool {
+	found := false
+	ast.Inspect(body, func(n ast.Node) bool {
+		call, ok := n.(*ast.CallExpr)
+		if !ok || len(call.Args) < 2 {
+			return !found
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok || sel.Sel.Name != "Exercise" {
+			return !found
+		}
+		if x, ok := sel.X.(*ast.Ident); !ok || x.Name != "todo" {
+			return !found
+		}
+		if lit, ok := call.Args[1].(*ast.BasicLit); ok && lit.Kind == token.INT && lit.Value == strconv.Itoa(id) {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// span is a byte range [start, end) of a source file.
+type span struct{ start, end int }
+
+// bodies finds the bodies (braces included) of the functions named by keys.
+func bodies(src []byte, keys []string) (map[string]span, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, 0)
+	if err != nil {
+		return nil, err
+	}
+	want := map[string]bool{}
+	for _, k := range keys {
+		want[k] = true
+	}
+	out := map[string]span{}
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Body == nil || !want[funcKey(fn)] {
+			continue
+		}
+		out[funcKey(fn)] = span{fset.Position(fn.Body.Lbrace).Offset, fset.Position(fn.Body.Rbrace).Offset + 1}
+	}
+	return out, nil
+}
+
+// exerciseParts maps each file of your copy that holds part of exercise id
+// (a path relative to the chapter, "exercise/keys.go") to the keys of the
+// exercise's functions in it, using the generated copy gen.
+func exerciseParts(gen map[string][]byte, id int) (map[string][]string, error) {
+	parts := map[string][]string{}
+	for name, src := range gen {
+		if !strings.HasPrefix(name, exgen.ExerciseDir+"/") && !strings.HasPrefix(name, exgen.ExerciseDir+"\\") {
+			continue
+		}
+		keys, err := stubFuncs(src, id)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		if len(keys) > 0 {
+			parts[name] = keys
+		}
+	}
+	return parts, nil
+}
+
+// restoreStubs returns mine with the bodies of the functions named by keys
+// replaced by their bodies in gen, and its imports fixed up: the imports
+// only the replaced bodies used are dropped and the todo import is added.
+func restoreStubs(mine, gen []byte, keys []string) ([]byte, error) {
+	want, err := bodies(gen, keys)
+	if err != nil {
+		return nil, fmt.Errorf("the generated copy: %w", err)
+	}
+	have, err := bodies(mine, keys)
+	if err != nil {
+		return nil, fmt.Errorf("your copy does not parse, so reset the whole chapter instead: %w", err)
+	}
+	type cut struct {
+		span
+		text []byte
+	}
+	var cuts []cut
+	for _, k := range keys {
+		h, ok := have[k]
+		if !ok {
+			return nil, fmt.Errorf("your copy has no func %s any more, so reset the whole chapter instead", k)
+		}
+		w := want[k]
+		cuts = append(cuts, cut{h, gen[w.start:w.end]})
+	}
+	sort.Slice(cuts, func(i, j int) bool { return cuts[i].start > cuts[j].start })
+	out := append([]byte(nil), mine...)
+	for _, c := range cuts {
+		out = append(out[:c.start:c.start], append(append([]byte(nil), c.text...), out[c.end:]...)...)
+	}
+	out, err = fixImports(out)
+	if err != nil {
+		return nil, err
+	}
+	return format.Source(out)
+}
+
+// untouched reports whether every function of exercise id in your file
+// still has the generated stub as its body.
+func untouched(mine, gen []byte, keys []string) bool {
+	want, err := bodies(gen, keys)
+	if err != nil {
+		return false
+	}
+	have, err := bodies(mine, keys)
+	if err != nil {
+		return false
+	}
+	for _, k := range keys {
+		h, ok := have[k]
+		if !ok {
+			return false
+		}
+		w := want[k]
+		if strings.Join(strings.Fields(string(mine[h.start:h.end])), " ") != strings.Join(strings.Fields(string(gen[w.start:w.end])), " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// fixImports drops the imports a file no longer uses and adds the todo
+// import when a stub needs it. (exgen does the same for the generated
+// copy; goimports would too, but the workshop needs only Go itself.)
+func fixImports(src []byte) ([]byte, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, 0)
+	if err != nil {
+		return nil, err
+	}
+	used := map[string]bool{}
+	for _, id := range file.Unresolved {
+		used[id.Name] = true
+	}
+	lines := bytes.SplitAfter(src, []byte("\n"))
+	drop := map[int]bool{}
+	haveTodo := false
+	for _, spec := range file.Imports {
+		p, _ := strconv.Unquote(spec.Path.Value)
+		name := path.Base(p)
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if p == exgen.TodoImport {
+			haveTodo = true
+		}
+		if name == "_" || name == "." || used[name] {
+			continue
+		}
+		if p == exgen.TodoImport {
+			haveTodo = false
+		}
+		for l := fset.Position(spec.Pos()).Line; l <= fset.Position(spec.End()).Line; l++ {
+			drop[l-1] = true
+		}
+	}
+	needTodo := used["todo"] && !haveTodo
+	closeLine, pkgLine := -1, fset.Position(file.Name.Pos()).Line-1
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() && closeLine < 0 {
+			closeLine = fset.Position(g.Rparen).Line - 1
+		}
+	}
+	var b bytes.Buffer
+	for i, line := range lines {
+		if needTodo && i == closeLine {
+			b.WriteString("\n\t" + strconv.Quote(exgen.TodoImport) + "\n")
+		}
+		if !drop[i] {
+			b.Write(line)
+		} else if i == closeLine {
+			b.Write(line) // never drop the closing paren itself
+		}
+		if needTodo && closeLine < 0 && i == pkgLine {
+			b.WriteString("\nimport " + strconv.Quote(exgen.TodoImport) + "\n")
+		}
+	}
+	return b.Bytes(), nil
+}
+
+// referenceFuncs returns the source of the functions in a reference file
+// that hold exercise id, with the exercise markers taken out: the code the
+// stub stands for.
+func referenceFuncs(src []byte, id int) ([]string, error) {
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, parser.ParseComments)
+	if err != nil {
+		return nil, err
+	}
+	begin := fmt.Sprintf("// exercise:begin %d", id)
+	var out []string
+	for _, d := range file.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		start, end := fset.Position(fn.Pos()).Offset, fset.Position(fn.End()).Offset
+		text := string(src[start:end])
+		holds := false
+		var keep []string
+		for _, line := range strings.Split(text, "\n") {
+			t := strings.TrimSpace(line)
+			if t == begin || strings.HasPrefix(t, begin+" ") {
+				holds = true
+			}
+			if strings.HasPrefix(t, "// exercise:") {
+				continue
+			}
+			keep = append(keep, line)
+		}
+		if holds {
+			out = append(out, strings.Join(keep, "\n"))
+		}
+	}
+	return out, nil
+}

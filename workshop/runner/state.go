@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"time"
+)
+
+// State is what the runner remembers between runs, in
+// .cache/workshop/state.json under the workspace root (git-ignored). It is
+// never the truth about pass or fail: every command that shows a result
+// runs the tests.
+type State struct {
+	// Hints maps "03-indexer/1" to the deepest hint shown: 1 for the hint,
+	// 2 once the deeper hint was shown too.
+	Hints map[string]int `json:"hints,omitempty"`
+	// Current is the exercise watch is on.
+	Current *Position `json:"current,omitempty"`
+	// Backups lists what reset saved, oldest first.
+	Backups []Backup `json:"backups,omitempty"`
+}
+
+// Position names one exercise.
+type Position struct {
+	Chapter  string `json:"chapter"`
+	Exercise int    `json:"exercise"`
+}
+
+// Backup is one set of files reset saved before writing.
+type Backup struct {
+	When     time.Time `json:"when"`
+	Chapter  string    `json:"chapter"`
+	Exercise int       `json:"exercise,omitempty"` // 0: the whole chapter
+	Dir      string    `json:"dir"`                // relative to the root
+	Files    []string  `json:"files"`              // relative to Dir
+}
+
+// StatePath is where the state file lives under root.
+func StatePath(root string) string {
+	return filepath.Join(root, ".cache", "workshop", "state.json")
+}
+
+// LoadState reads the state file. A missing or unreadable file is an empty
+// state: it holds only conveniences, so starting afresh is always safe.
+func LoadState(root string) *State {
+	s := &State{}
+	data, err := os.ReadFile(StatePath(root))
+	if err == nil {
+		if json.Unmarshal(data, s) != nil {
+			s = &State{}
+		}
+	}
+	if s.Hints == nil {
+		s.Hints = map[string]int{}
+	}
+	return s
+}
+
+// Save writes the state file, replacing it in one step.
+func (s *State) Save(root string) error {
+	path := StatePath(root)
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		return err
+	}
+	data, err := json.MarshalIndent(s, "", "  ")
+	if err != nil {
+		return err
+	}
+	tmp := path + ".tmp"
+	if err := os.WriteFile(tmp, append(data, '\n'), 0o644); err != nil {
+		return err
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return fmt.Errorf("saving %s: %w", path, err)
+	}
+	return nil
+}
+
+func hintKey(chapter string, id int) string { return fmt.Sprintf("%s/%d", chapter, id) }

@@ -1,0 +1,500 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+)
+
+// result is one chapter's test result with what the runner adds to it.
+type result struct {
+	c   chapters.Chapter
+	res *progress.Chapter // nil for a chapter without exercises
+	// fresh[id] is true when every function of exercise id in your copy
+	// is still the generated stub.
+	fresh map[int]bool
+}
+
+// notReady reports whether the chapter itself does not build, as opposed
+// to your copy of it: its build errors name no file of exercise/. That
+// happens to a chapter that is still being written.
+func (x *result) notReady() bool { return x.notReadyWhy() != "" }
+
+// notReadyWhy says why a chapter is not ready for you, or "" when it is:
+// it does not build, with no error in exercise/, or no scenario checks any
+// of its exercises yet.
+func (x *result) notReadyWhy() string {
+	if x.res == nil {
+		return ""
+	}
+	if x.res.Build != "" {
+		if strings.Contains(x.res.Build, exgen.ExerciseDir+"/") {
+			return ""
+		}
+		return "it does not build yet (it may be being written)"
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status != progress.Unchecked {
+			return ""
+		}
+	}
+	return "no scenario checks its exercises yet"
+}
+
+func (x *result) total() int {
+	if x.res == nil {
+		return 0
+	}
+	return len(x.res.Exercises)
+}
+
+func (x *result) done() int {
+	if x.res == nil || x.res.Build != "" {
+		return 0
+	}
+	return x.res.Done()
+}
+
+// next is the exercise to work on: the first that fails or is not
+// started; failing that, the blocker of the first blocked one. ok is false
+// when every exercise passes (or the chapter has none).
+func (x *result) next() (progress.Exercise, bool) {
+	if x.res == nil {
+		return progress.Exercise{}, false
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Fail || e.Status == progress.NotStarted {
+			return e, true
+		}
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Blocked {
+			for _, b := range x.res.Exercises {
+				if b.ID == e.Blocker {
+					return b, true
+				}
+			}
+			return e, true
+		}
+	}
+	return progress.Exercise{}, false
+}
+
+func (x *result) find(id int) (progress.Exercise, bool) {
+	if x.res != nil {
+		for _, e := range x.res.Exercises {
+			if e.ID == id {
+				return e, true
+			}
+		}
+	}
+	return progress.Exercise{}, false
+}
+
+// check runs one chapter and works out which exercises you have not
+// touched yet.
+func (r *Runner) check(c chapters.Chapter) (*result, error) {
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return &result{c: c}, nil
+	}
+	res, err := r.run(c)
+	if err != nil {
+		return nil, err
+	}
+	out := &result{c: c, res: res, fresh: map[int]bool{}}
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range list {
+		parts, err := exerciseParts(gen, e.ID)
+		if err != nil || len(parts) == 0 {
+			continue
+		}
+		fresh := true
+		for name, keys := range parts {
+			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil || !untouched(mine, gen[name], keys) {
+				fresh = false
+			}
+		}
+		out.fresh[e.ID] = fresh
+	}
+	return out, nil
+}
+
+// checkAll checks chapters two at a time (go test itself uses every
+// core to build; two runs overlap one's build with the other's tests).
+func (r *Runner) checkAll(list []chapters.Chapter) ([]*result, []error) {
+	results := make([]*result, len(list))
+	errs := make([]error, len(list))
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for i := range work {
+				results[i], errs[i] = r.check(list[i])
+			}
+		})
+	}
+	for i := range list {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+	return results, errs
+}
+
+// label is how an exercise's state reads in a list, and a note after its
+// title.
+func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
+	if x.res.Build != "" {
+		return r.paint(red, fmt.Sprintf("%-11s", "no build")), ""
+	}
+	switch e.Status {
+	case progress.Pass:
+		return r.paint(green, fmt.Sprintf("%-11s", "pass")), ""
+	case progress.Fail:
+		return r.paint(red, fmt.Sprintf("%-11s", "fail")), ""
+	case progress.NotStarted:
+		return fmt.Sprintf("%-11s", "not started"), ""
+	case progress.Blocked:
+		if x.fresh[e.ID] {
+			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(needs exercise %d first)", e.Blocker)
+		}
+		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for exercise %d)", e.Blocker)
+	}
+	return fmt.Sprintf("%-11s", e.Status.String()), "(no scenario checks it)"
+}
+
+// row prints one exercise's line.
+func (r *Runner) row(x *result, e progress.Exercise) {
+	label, note := r.label(x, e)
+	text := e.Title
+	if note != "" {
+		text += " " + note
+	}
+	// The label is 11 columns however it is painted.
+	prefix := fmt.Sprintf("  %s %2d  ", label, e.ID)
+	pad := strings.Repeat(" ", 18)
+	wrapped := Wrap(pad, text, Width)
+	fmt.Fprintln(r.Out, prefix+strings.TrimPrefix(wrapped, pad))
+}
+
+// header prints a chapter's name and bar.
+func (r *Runner) header(x *result) {
+	if x.res == nil {
+		r.printf("%-16s no exercises yet\n", x.c.Name)
+		return
+	}
+	bar := Bar(x.done(), x.total(), 30)
+	if x.done() == x.total() {
+		bar = r.paint(green, bar)
+	}
+	note := ""
+	if x.notReady() {
+		r.say(fmt.Sprintf("%-16s ", x.c.Name), "not ready: "+x.notReadyWhy())
+		return
+	}
+	if x.res.Build != "" {
+		note = "  " + r.paint(red, "does not compile")
+	}
+	r.printf("%-16s %s%s\n", x.c.Name, bar, note)
+}
+
+// Status runs every chapter's scenarios against your copy and prints
+// where you stand, then the next step.
+func (r *Runner) Status() error {
+	list, err := chapters.All(r.Root)
+	if err != nil {
+		return err
+	}
+	r.printf("%s\n\n", r.paint(bold, "Your progress"+r.mineNote()))
+	checked, errs := r.checkAll(list)
+	var results []*result
+	done, total := 0, 0
+	for i, c := range list {
+		x, err := checked[i], errs[i]
+		if err != nil {
+			// A chapter being written may not be ready; the others are.
+			r.say(fmt.Sprintf("%-16s ", c.Name), "not ready: "+firstLine(err.Error()))
+			r.printf("\n")
+			continue
+		}
+		results = append(results, x)
+		r.header(x)
+		if x.res != nil && !x.notReady() {
+			for _, e := range x.res.Exercises {
+				r.row(x, e)
+			}
+		}
+		r.printf("\n")
+		if !x.notReady() {
+			done, total = done+x.done(), total+x.total()
+		}
+	}
+	r.printf("%-16s %s\n\n", "Overall", Bar(done, total, 30))
+	for _, x := range results {
+		if x.notReady() {
+			continue
+		}
+		if x.res != nil && x.res.Build != "" {
+			r.buildFailed(x)
+			return nil
+		}
+		if e, ok := x.next(); ok {
+			r.remember(x.c, e.ID)
+			r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s.", e.ID, x.c.Name, strings.TrimSuffix(e.Title, ".")))
+			r.next(fmt.Sprintf("Open %s and fill in the function that panics. Then check it, or let watch re-run it every time you save:", exerciseFile(x.c, e.Exercise)),
+				r.checkCmd(x.c, e.ID), r.cmd("watch"))
+			return nil
+		}
+	}
+	if total == 0 {
+		r.say("", "No chapter has exercises yet. Next: read docs/contributing.md to write one.")
+		return nil
+	}
+	r.next("Every exercise passes. Next: see your own chapters work together, each built on your earlier ones:", Cmd+" status --mine")
+	return nil
+}
+
+func (r *Runner) mineNote() string {
+	if r.Mine {
+		return " (on your own earlier chapters)"
+	}
+	return ""
+}
+
+// remember makes an exercise the current one, for watch and for check
+// without arguments. The state file is a convenience: failing to write it
+// is not worth stopping for.
+func (r *Runner) remember(c chapters.Chapter, id int) {
+	s := LoadState(r.Root)
+	s.Current = &Position{Chapter: c.Name, Exercise: id}
+	_ = s.Save(r.Root)
+}
+
+func (r *Runner) buildFailed(x *result) {
+	r.printf("Your copy of %s does not compile:\n\n%s\n\n", x.c.Name, indent(x.res.Build, "  "))
+	r.next(fmt.Sprintf("Next: fix the error above in %s/%s, then run:", x.c.Name, exgen.ExerciseDir), r.cmd("check", x.c.Number()))
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
+}
+
+// Check runs a chapter's scenarios against your copy and prints each
+// exercise's state; for every exercise that fails, the harness's report of
+// the first step that diverged, with the hint; then the next step. With
+// id > 0 it shows that exercise alone. chapter "" is the chapter you are on.
+// It returns ErrNotAllPass when what it shows does not all pass.
+func (r *Runner) Check(chapter string, id int) error {
+	c, err := r.currentChapter(chapter)
+	if err != nil {
+		return err
+	}
+	if id > 0 {
+		if _, err := exercise(c, id); err != nil {
+			return err
+		}
+	}
+	x, err := r.check(c)
+	if err != nil {
+		return err
+	}
+	if x.res == nil {
+		r.say("", fmt.Sprintf("%s has no exercises yet. Next: read its doc in docs/%s.md.", c.Name, c.Name))
+		return nil
+	}
+	if x.notReady() && x.res.Build == "" {
+		r.next(fmt.Sprintf("%s is not ready: %s. It may still be being written. Next: go on with another chapter; status lists them:", c.Name, x.notReadyWhy()), r.cmd("status"))
+		return ErrNotAllPass
+	}
+	if x.notReady() {
+		r.printf("%s does not build yet, and the errors are not in your copy:\n\n%s\n\n", c.Name, indent(x.res.Build, "  "))
+		r.next("The chapter may still be being written. Next: go on with another chapter; status lists them:", r.cmd("status"))
+		return ErrNotAllPass
+	}
+	if r.Mine {
+		r.mineWarning(c)
+	}
+	r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+	for _, e := range x.res.Exercises {
+		if id == 0 || e.ID == id {
+			r.row(x, e)
+		}
+	}
+	r.printf("\n")
+	if x.res.Build != "" {
+		r.buildFailed(x)
+		return ErrNotAllPass
+	}
+	if id > 0 {
+		e, _ := x.find(id)
+		if e.Status != progress.Pass {
+			r.remember(c, id)
+		}
+		return r.explain(x, e)
+	}
+	failed := false
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" {
+			r.printf("%s\n\n", report(e.Report))
+			failed = true
+		}
+	}
+	e, ok := x.next()
+	if !ok {
+		r.remember(c, 0)
+		r.allPass(c)
+		return nil
+	}
+	r.remember(c, e.ID)
+	if !failed {
+		r.nextExercise(x, e)
+	}
+	return ErrNotAllPass
+}
+
+// explain prints one exercise's report or next step.
+func (r *Runner) explain(x *result, e progress.Exercise) error {
+	switch e.Status {
+	case progress.Pass:
+		r.next(fmt.Sprintf("Exercise %d passes. Next: compare yours with the reference:", e.ID), r.cmd("solution", x.c.Number(), fmt.Sprint(e.ID)))
+		if n, ok := x.next(); ok {
+			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))
+		}
+		return nil
+	case progress.Fail:
+		if strings.TrimSpace(e.Report) == "" {
+			r.nextExercise(x, e)
+			break
+		}
+		r.printf("%s\n", report(e.Report))
+	case progress.Blocked:
+		r.next(fmt.Sprintf("Exercise %d cannot pass yet: its scenarios stop at exercise %d first. Next: do exercise %d:", e.ID, e.Blocker, e.Blocker), r.checkCmd(x.c, e.Blocker))
+	default:
+		r.nextExercise(x, e)
+	}
+	return ErrNotAllPass
+}
+
+func (r *Runner) nextExercise(x *result, e progress.Exercise) {
+	r.say("Next: ", fmt.Sprintf("exercise %d, %s (%s).", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)))
+	r.say("Hint: ", e.Hint)
+	r.printf("\n")
+	if r.watching {
+		r.next("Save your change and this runs again. Stuck? In another terminal, ask for a deeper hint:",
+			r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+		return
+	}
+	r.next("When you have changed it, check it again, or let watch re-run it every time you save. Ask for a hint if you are stuck:",
+		r.checkCmd(x.c, e.ID), r.cmd("watch"), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+}
+
+func (r *Runner) allPass(c chapters.Chapter) {
+	r.say("", fmt.Sprintf("Every exercise of %s passes.", c.Name))
+	list, _ := chapters.All(r.Root)
+	for _, later := range list {
+		if later.Name <= c.Name {
+			continue
+		}
+		if ex, _ := exgen.Exercises(later.Dir); len(ex) > 0 {
+			r.next(fmt.Sprintf("Next: read docs/%s.md, then start its exercises:", later.Name), r.cmd("check", later.Number()))
+			return
+		}
+	}
+	r.next("Next: compare exercise N with the reference, or see everything:", r.cmd("solution", c.Number(), "N"), r.cmd("status"))
+}
+
+// currentChapter is the chapter named, or else the one you are on: the
+// chapter of the current exercise, or else the first with exercises.
+func (r *Runner) currentChapter(arg string) (chapters.Chapter, error) {
+	if arg != "" {
+		return r.chapter(arg)
+	}
+	if s := LoadState(r.Root); s.Current != nil {
+		if c, err := r.chapter(s.Current.Chapter); err == nil {
+			return c, nil
+		}
+	}
+	list, err := chapters.All(r.Root)
+	if err != nil {
+		return chapters.Chapter{}, err
+	}
+	for _, c := range list {
+		if ex, _ := exgen.Exercises(c.Dir); len(ex) > 0 {
+			return c, nil
+		}
+	}
+	return chapters.Chapter{}, fmt.Errorf("no chapter has exercises yet")
+}
+
+// mineWarning says which of your earlier chapters are not finished: a
+// step that reaches one of their stubs stops there, and the report then
+// names that chapter's exercise number.
+func (r *Runner) mineWarning(c chapters.Chapter) {
+	deps, err := Deps(r.Root, c)
+	if err != nil {
+		return
+	}
+	if len(deps) == 0 {
+		r.say("", fmt.Sprintf("%s builds on no earlier chapter, so --mine changes nothing here.", c.Name))
+		r.printf("\n")
+		return
+	}
+	inner := *r
+	inner.Mine = false
+	for _, d := range deps {
+		x, err := inner.check(d)
+		if err != nil || x.res == nil {
+			continue
+		}
+		if x.done() < x.total() {
+			r.say("Note: ", fmt.Sprintf("this runs on your %s, where %d of %d exercises pass. A step that needs one of the others stops there, and its report names that exercise's number in %s.", d.Name, x.done(), x.total(), d.Name))
+			r.printf("\n")
+		}
+	}
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// reportStart finds the harness's own report in a scenario's output: the
+// line naming the step that diverged or stopped.
+var reportStart = regexp.MustCompile(`(?m)^\S+\.txt:\d+: step \d+ (diverged|stopped)`)
+
+// report is the harness's failure report of a scenario without what came
+// before it (datadriven echoes the steps it ran), which only repeats the
+// step the report shows.
+func report(out string) string {
+	if loc := reportStart.FindStringIndex(out); loc != nil {
+		out = out[loc[0]:]
+	}
+	out = strings.Trim(out, "\n")
+	// The first line names the step's file and line; past Width, the rest
+	// of it goes on a line of its own.
+	first, rest, _ := strings.Cut(out, "\n")
+	if len(first) > Width {
+		if where, what, ok := strings.Cut(first, ": step "); ok {
+			first = where + ":\nstep " + what
+		}
+	}
+	if rest == "" {
+		return first
+	}
+	return first + "\n" + rest
+}

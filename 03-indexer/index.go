@@ -76,7 +76,7 @@ func (s *storeIndex) update(key string, oldObj, newObj any) {
 //
 // client-go: tools/cache/thread_safe_store.go (storeIndex.updateSingleIndex)
 func (s *storeIndex) updateOne(name, key string, oldObj, newObj any) {
-	// exercise:begin 4 Move index entries when an object changes
+	// exercise:begin 3 Move index entries when an object changes
 	// exercise:hint Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set.
 	// exercise:deeper Use s.values(name, key, obj) for the values, and s.indices[name] for the index (create it if it is missing). When both sides are the same single value there is nothing to move.
 	oldValues := s.values(name, key, oldObj)
@@ -101,7 +101,7 @@ func (s *storeIndex) updateOne(name, key string, oldObj, newObj any) {
 		}
 		idx[v][key] = struct{}{}
 	}
-	// exercise:end 4
+	// exercise:end 3
 }
 
 // values runs the index function called name on obj. A nil obj has no

@@ -74,7 +74,7 @@ func (l Lister[T]) candidates() []any {
 //
 // client-go: listers/generic_helpers.go (ResourceIndexer.Get)
 func (l Lister[T]) Get(name string) (T, error) {
-	// exercise:begin 3 Get an object through a lister
+	// exercise:begin 4 Get an object through a lister
 	// exercise:hint The key is "namespace/name", or just "name" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name.
 	// exercise:deeper errors.NewNotFound(l.resource, name) is the error client-go's listers return. On success, convert with obj.(T).
 	var zero T
@@ -90,5 +90,5 @@ func (l Lister[T]) Get(name string) (T, error) {
 		return zero, errors.NewNotFound(l.resource, name)
 	}
 	return obj.(T), nil
-	// exercise:end 3
+	// exercise:end 4
 }

@@ -35,9 +35,12 @@ func (s Status) String() string {
 type Exercise struct {
 	exgen.Exercise
 	Status  Status
-	Blocker int    // for Blocked: the unfinished exercise in the way
-	Test    string // the first scenario that did not pass
-	Report  string // what that scenario printed
+	Blocker int // for Blocked: the unfinished exercise in the way
+	// BlockerChapter is the chapter of Blocker: another chapter's when
+	// the tests run on your own earlier chapters (--mine).
+	BlockerChapter string
+	Test           string // the first scenario that did not pass
+	Report         string // what that scenario printed
 }
 
 // Chapter is one chapter's result.
@@ -99,7 +102,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return nil, err
 	}
 	for _, ex := range exercises {
-		out.Exercises = append(out.Exercises, judge(ex, tagged[ex.ID], res))
+		out.Exercises = append(out.Exercises, judge(c.Name, ex, tagged[ex.ID], res))
 	}
 	return out, nil
 }
@@ -125,10 +128,10 @@ func scenariosByExercise(chapterDir string) (map[int][]string, error) {
 	return byID, nil
 }
 
-var notDone = regexp.MustCompile(`needs exercise (\d+), which is not done yet`)
+var notDone = regexp.MustCompile(`needs (\S+) exercise (\d+), which is not done yet`)
 
 // judge decides one exercise's status from the scenarios that check it.
-func judge(ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
+func judge(chapter string, ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
 	e := Exercise{Exercise: ex, Status: Pass}
 	if res.Build != "" {
 		return Exercise{Exercise: ex, Status: Fail, Report: res.Build}
@@ -142,12 +145,13 @@ func judge(ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
 		if passed {
 			continue
 		}
-		status, blocker := Fail, 0
+		status, blocker, blockerChapter := Fail, 0, ""
 		if m := notDone.FindStringSubmatch(res.Output[test]); m != nil {
-			blocker, _ = strconv.Atoi(m[1])
+			blockerChapter = m[1]
+			blocker, _ = strconv.Atoi(m[2])
 			status = Blocked
-			if blocker == ex.ID {
-				status, blocker = NotStarted, 0
+			if blocker == ex.ID && blockerChapter == chapter {
+				status, blocker, blockerChapter = NotStarted, 0, ""
 			}
 		}
 		if !ran {
@@ -156,7 +160,7 @@ func judge(ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
 		// The exercise's own stub says most about it; then a blocker;
 		// then a divergence.
 		if e.Status == Pass || rank(status) < rank(e.Status) {
-			e.Status, e.Blocker, e.Test, e.Report = status, blocker, test, cleanReport(res.Output[test])
+			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, cleanReport(res.Output[test])
 		}
 	}
 	return e

@@ -77,7 +77,7 @@ func (x *result) next() (progress.Exercise, bool) {
 	for _, e := range x.res.Exercises {
 		if e.Status == progress.Blocked {
 			for _, b := range x.res.Exercises {
-				if b.ID == e.Blocker {
+				if b.ID == e.Blocker && e.BlockerChapter == x.c.Name {
 					return b, true
 				}
 			}
@@ -171,9 +171,9 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 		return fmt.Sprintf("%-11s", "not started"), ""
 	case progress.Blocked:
 		if x.fresh[e.ID] {
-			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(needs exercise %d first)", e.Blocker)
+			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(needs %s first)", blockerName(x, e))
 		}
-		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for exercise %d)", e.Blocker)
+		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for %s)", blockerName(x, e))
 	}
 	return fmt.Sprintf("%-11s", e.Status.String()), "(no scenario checks it)"
 }
@@ -383,6 +383,10 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		}
 		r.printf("%s\n", report(e.Report))
 	case progress.Blocked:
+		if e.BlockerChapter != x.c.Name {
+			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), r.checkCmd(x.c, e.ID))
+			break
+		}
 		r.next(fmt.Sprintf("Exercise %d cannot pass yet: its scenarios stop at exercise %d first. Next: do exercise %d:", e.ID, e.Blocker, e.Blocker), r.checkCmd(x.c, e.Blocker))
 	default:
 		r.nextExercise(x, e)
@@ -497,4 +501,13 @@ func report(out string) string {
 		return first
 	}
 	return first + "\n" + rest
+}
+
+// blockerName names the exercise in e's way: "exercise 2", or
+// "03-indexer exercise 2" when it is in another chapter (--mine).
+func blockerName(x *result, e progress.Exercise) string {
+	if e.BlockerChapter != x.c.Name {
+		return fmt.Sprintf("%s exercise %d", e.BlockerChapter, e.Blocker)
+	}
+	return fmt.Sprintf("exercise %d", e.Blocker)
 }

@@ -88,7 +88,7 @@ func (r *Runner) Watch(ctx context.Context) error {
 		if x.res.Build == "" && e.Status == progress.Blocked {
 			// Its scenarios stop at another exercise first: that one is
 			// the way forward.
-			if b, ok := x.find(e.Blocker); ok && b.ID != e.ID {
+			if b, ok := x.find(e.Blocker); ok && e.BlockerChapter == c.Name && b.ID != e.ID {
 				note := fmt.Sprintf("Exercise %d of %s cannot pass before exercise %d: its scenarios stop there first. On to exercise %d.", e.ID, c.Name, b.ID, b.ID)
 				if moved != "" {
 					moved += "\n" + note

@@ -52,7 +52,7 @@ func report(chapter, impl string, f *File, d *divergence) string {
 	blame := f.Exercises
 	switch nd := d.panicked.notDone(); {
 	case nd != nil:
-		fmt.Fprintf(&b, "  Stopped:  this step needs exercise %d, which is not done yet.\n", nd.Exercise)
+		fmt.Fprintf(&b, "  Stopped:  this step needs %s exercise %d, which is not done yet.\n", nd.Chapter, nd.Exercise)
 		blame = []int{nd.Exercise}
 	case d.panicked != nil:
 		fmt.Fprintf(&b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))

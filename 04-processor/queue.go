@@ -14,7 +14,7 @@ import (
 
 // This file says what the informer needs from the two chapters upstream of
 // it, as small interfaces: a ListerWatcher and a Reflector (chapter 01)
-// and a FIFO of deltas (chapter 02). upstream.go provides them.
+// and a FIFO of deltas (chapter 02). pipeline.go provides them.
 
 // ListerWatcher lists and watches one resource. It has client-go's method
 // set, so one scripted ListerWatcher can feed both client-go's informer and

@@ -1,14 +1,17 @@
 // Command benchratio reads `go test -bench` output on standard input and
 // prints, for every benchmark run as .../ours and .../client-go, the two
-// times and their ratio (ours ÷ client-go: below 1 is faster).
+// times and their ratio (ours ÷ client-go: below 1 is faster). With
+// -count=N it uses the median of each side's N runs.
 //
 //	go test -bench . ./03-indexer | go run ./workshop/cmd/benchratio
 package main
 
 import (
 	"bufio"
+	"cmp"
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -16,7 +19,7 @@ import (
 type result struct{ ns, bytes, allocs float64 }
 
 func main() {
-	results := map[string]map[string]result{} // benchmark → side → result
+	results := map[string]map[string][]result{} // benchmark → side → runs
 	var order []string
 	sc := bufio.NewScanner(os.Stdin)
 	for sc.Scan() {
@@ -35,20 +38,29 @@ func main() {
 			continue
 		}
 		if results[base] == nil {
-			results[base] = map[string]result{}
+			results[base] = map[string][]result{}
 			order = append(order, base)
 		}
-		results[base][side] = parse(fields)
+		results[base][side] = append(results[base][side], parse(fields))
 	}
 	fmt.Printf("%-52s %12s %12s %7s %7s\n", "benchmark", "ours", "client-go", "time", "allocs")
 	for _, base := range order {
-		o, okO := results[base]["ours"]
-		c, okC := results[base]["client-go"]
+		o, okO := median(results[base]["ours"])
+		c, okC := median(results[base]["client-go"])
 		if !okO || !okC {
 			continue
 		}
 		fmt.Printf("%-52s %12s %12s %6.2fx %7s\n", base, dur(o.ns), dur(c.ns), o.ns/c.ns, ratio(o.allocs, c.allocs))
 	}
+}
+
+// median returns the run with the median time.
+func median(runs []result) (result, bool) {
+	if len(runs) == 0 {
+		return result{}, false
+	}
+	sorted := slices.SortedFunc(slices.Values(runs), func(a, b result) int { return cmp.Compare(a.ns, b.ns) })
+	return sorted[len(sorted)/2], true
 }
 
 // cut splits "BenchmarkAdd/n=10000/ours" into its base and side.

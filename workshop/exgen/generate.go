@@ -81,7 +81,7 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 	src := []byte(b.String())
 	if stubbed {
 		var err error
-		if src, err = fixImports(src); err != nil {
+		if src, err = FixImports(src); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
 		}
 	}

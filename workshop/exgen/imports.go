@@ -9,84 +9,63 @@ import (
 	"strconv"
 )
 
-// fixImports makes a stubbed file compile: it drops the imports only the
-// removed regions used, and adds the todo package the stubs panic with.
-// (goimports would do this, but the workshop needs only Go itself.)
-func fixImports(src []byte) ([]byte, error) {
+// FixImports makes a file with stubs compile: it drops the imports the
+// file no longer uses and adds the todo package when a stub panics with
+// it. The generator runs it on the exercise copy, and the runner's reset
+// on a learner's file. (goimports would do this, but the workshop needs
+// only Go itself.)
+func FixImports(src []byte) ([]byte, error) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "", src, parser.ImportsOnly|parser.ParseComments)
-	if err != nil {
-		return nil, err
-	}
-	full, err := parser.ParseFile(fset, "", src, 0)
+	file, err := parser.ParseFile(fset, "", src, 0)
 	if err != nil {
 		return nil, err
 	}
 	used := map[string]bool{}
-	for _, id := range full.Unresolved {
+	for _, id := range file.Unresolved {
 		used[id.Name] = true
 	}
-
-	// Cut unused import lines, last first so earlier offsets stay valid.
 	lines := bytes.SplitAfter(src, []byte("\n"))
 	drop := map[int]bool{}
+	haveTodo := false
 	for _, spec := range file.Imports {
-		if name := importName(spec); name == "_" || name == "." || used[name] {
+		p, _ := strconv.Unquote(spec.Path.Value)
+		name := path.Base(p)
+		if spec.Name != nil {
+			name = spec.Name.Name
+		}
+		if p == TodoImport {
+			haveTodo = true
+		}
+		if name == "_" || name == "." || used[name] {
 			continue
+		}
+		if p == TodoImport {
+			haveTodo = false
 		}
 		for l := fset.Position(spec.Pos()).Line; l <= fset.Position(spec.End()).Line; l++ {
 			drop[l-1] = true
 		}
 	}
+	needTodo := used["todo"] && !haveTodo
+	closeLine, pkgLine := -1, fset.Position(file.Name.Pos()).Line-1
+	for _, d := range file.Decls {
+		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() && closeLine < 0 {
+			closeLine = fset.Position(g.Rparen).Line - 1
+		}
+	}
 	var b bytes.Buffer
-	added := false
 	for i, line := range lines {
-		if drop[i] {
-			continue
-		}
-		if !added && bytes.Equal(bytes.TrimSpace(line), []byte(")")) && inImportBlock(lines, i) {
+		if needTodo && i == closeLine {
 			b.WriteString("\n\t" + strconv.Quote(TodoImport) + "\n")
-			added = true
 		}
-		b.Write(line)
-		if !added && bytes.HasPrefix(line, []byte("package ")) && !hasImportBlock(file) {
+		if !drop[i] {
+			b.Write(line)
+		} else if i == closeLine {
+			b.Write(line) // never drop the closing paren itself
+		}
+		if needTodo && closeLine < 0 && i == pkgLine {
 			b.WriteString("\nimport " + strconv.Quote(TodoImport) + "\n")
-			added = true
 		}
 	}
 	return b.Bytes(), nil
-}
-
-// importName is the name a file uses for an import: its alias, or the last
-// path element (k8s.io/api/core/v1 is "v1"). Reference code aliases any
-// import whose package name differs from its last element.
-func importName(spec *ast.ImportSpec) string {
-	if spec.Name != nil {
-		return spec.Name.Name
-	}
-	p, _ := strconv.Unquote(spec.Path.Value)
-	return path.Base(p)
-}
-
-func hasImportBlock(file *ast.File) bool {
-	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Lparen.IsValid() {
-			return true
-		}
-	}
-	return false
-}
-
-// inImportBlock reports whether line i closes the file's import ( ... ) block.
-func inImportBlock(lines [][]byte, i int) bool {
-	for j := i - 1; j >= 0; j-- {
-		t := bytes.TrimSpace(lines[j])
-		if bytes.Equal(t, []byte("import (")) {
-			return true
-		}
-		if bytes.Equal(t, []byte(")")) || bytes.HasPrefix(t, []byte("func ")) || bytes.HasPrefix(t, []byte("type ")) {
-			return false
-		}
-	}
-	return false
 }

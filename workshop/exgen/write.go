@@ -20,7 +20,7 @@ func Write(chapterDir string) error {
 	if err := os.MkdirAll(filepath.Join(chapterDir, ExerciseDir), 0o755); err != nil {
 		return err
 	}
-	for _, extra := range extraFiles(chapterDir, files) {
+	for _, extra := range ExtraFiles(chapterDir, files) {
 		if err := os.Remove(filepath.Join(chapterDir, extra)); err != nil {
 			return err
 		}
@@ -48,13 +48,14 @@ func Stale(chapterDir string) ([]string, error) {
 			stale = append(stale, name)
 		}
 	}
-	stale = append(stale, extraFiles(chapterDir, files)...)
+	stale = append(stale, ExtraFiles(chapterDir, files)...)
 	sort.Strings(stale)
 	return stale, nil
 }
 
-// extraFiles lists Go files in exercise/ that the generator does not write.
-func extraFiles(chapterDir string, files map[string][]byte) []string {
+// ExtraFiles lists the Go files in exercise/ that are not among files
+// (the generator's output): your own additions, or leftovers.
+func ExtraFiles(chapterDir string, files map[string][]byte) []string {
 	onDisk, _ := filepath.Glob(filepath.Join(chapterDir, ExerciseDir, "*.go"))
 	var extra []string
 	for _, path := range onDisk {

@@ -410,7 +410,7 @@ func TestRestoreStubs(t *testing.T) {
 
 func TestFixImportsAddsTodo(t *testing.T) {
 	src := []byte("package p\n\nfunc F() { panic(todo.Exercise(\"03-indexer\", 1, \"\")) }\n")
-	got, err := fixImports(src)
+	got, err := exgen.FixImports(src)
 	must(t, err)
 	if !strings.Contains(string(got), `import "example.com/walkthrough/workshop/todo"`) {
 		t.Errorf("no todo import added:\n%s", got)

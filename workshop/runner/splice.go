@@ -1,13 +1,11 @@
 package runner
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/format"
 	"go/parser"
 	"go/token"
-	"path"
 	"sort"
 	"strconv"
 	"strings"
@@ -166,7 +164,7 @@ func restoreStubs(mine, gen []byte, keys []string) ([]byte, error) {
 	for _, c := range cuts {
 		out = append(out[:c.start:c.start], append(append([]byte(nil), c.text...), out[c.end:]...)...)
 	}
-	out, err = fixImports(out)
+	out, err = exgen.FixImports(out)
 	if err != nil {
 		return nil, err
 	}
@@ -195,65 +193,6 @@ func untouched(mine, gen []byte, keys []string) bool {
 		}
 	}
 	return true
-}
-
-// fixImports drops the imports a file no longer uses and adds the todo
-// import when a stub needs it. (exgen does the same for the generated
-// copy; goimports would too, but the workshop needs only Go itself.)
-func fixImports(src []byte) ([]byte, error) {
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "", src, 0)
-	if err != nil {
-		return nil, err
-	}
-	used := map[string]bool{}
-	for _, id := range file.Unresolved {
-		used[id.Name] = true
-	}
-	lines := bytes.SplitAfter(src, []byte("\n"))
-	drop := map[int]bool{}
-	haveTodo := false
-	for _, spec := range file.Imports {
-		p, _ := strconv.Unquote(spec.Path.Value)
-		name := path.Base(p)
-		if spec.Name != nil {
-			name = spec.Name.Name
-		}
-		if p == exgen.TodoImport {
-			haveTodo = true
-		}
-		if name == "_" || name == "." || used[name] {
-			continue
-		}
-		if p == exgen.TodoImport {
-			haveTodo = false
-		}
-		for l := fset.Position(spec.Pos()).Line; l <= fset.Position(spec.End()).Line; l++ {
-			drop[l-1] = true
-		}
-	}
-	needTodo := used["todo"] && !haveTodo
-	closeLine, pkgLine := -1, fset.Position(file.Name.Pos()).Line-1
-	for _, d := range file.Decls {
-		if g, ok := d.(*ast.GenDecl); ok && g.Tok == token.IMPORT && g.Rparen.IsValid() && closeLine < 0 {
-			closeLine = fset.Position(g.Rparen).Line - 1
-		}
-	}
-	var b bytes.Buffer
-	for i, line := range lines {
-		if needTodo && i == closeLine {
-			b.WriteString("\n\t" + strconv.Quote(exgen.TodoImport) + "\n")
-		}
-		if !drop[i] {
-			b.Write(line)
-		} else if i == closeLine {
-			b.Write(line) // never drop the closing paren itself
-		}
-		if needTodo && closeLine < 0 && i == pkgLine {
-			b.WriteString("\nimport " + strconv.Quote(exgen.TodoImport) + "\n")
-		}
-	}
-	return b.Bytes(), nil
 }
 
 // referenceFuncs returns the source of the functions in a reference file

@@ -126,11 +126,8 @@ func generated(c chapters.Chapter, stub func(int) bool) (map[string][]byte, erro
 	if err != nil {
 		return nil, err
 	}
-	onDisk, _ := exgen.Stale(c.Dir) // includes files the generator does not write
-	for _, name := range onDisk {
-		if _, ok := files[name]; !ok {
-			files[name] = nil
-		}
+	for _, name := range exgen.ExtraFiles(c.Dir, files) {
+		files[name] = nil
 	}
 	return files, nil
 }

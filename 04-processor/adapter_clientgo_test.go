@@ -46,8 +46,10 @@ func init() {
 			SetWatchErrorHandler: func(fn func(err error)) error {
 				return inf.SetWatchErrorHandlerWithContext(func(_ context.Context, _ *cache.Reflector, err error) { fn(err) })
 			},
-			AddIndexer: func(name string) error { return inf.AddIndexers(cache.Indexers{name: byNode}) },
-			ByIndex:    func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
+			AddIndexer: func(name string, fn func(any) ([]string, error)) error {
+				return inf.AddIndexers(cache.Indexers{name: fn})
+			},
+			ByIndex: func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
 		}
 	}
 	register(scenario.ClientGo, impl{

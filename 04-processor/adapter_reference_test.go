@@ -45,8 +45,10 @@ func init() {
 			SetWatchErrorHandler: func(fn func(err error)) error {
 				return inf.SetWatchErrorHandler(func(_ context.Context, err error) { fn(err) })
 			},
-			AddIndexer: func(name string) error { return inf.AddIndexers(indexer.Indexers{name: byNode}) },
-			ByIndex:    func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
+			AddIndexer: func(name string, fn func(any) ([]string, error)) error {
+				return inf.AddIndexers(indexer.Indexers{name: fn})
+			},
+			ByIndex: func(name, value string) ([]any, error) { return inf.GetIndexer().ByIndex(name, value) },
 		}
 	}
 	register(scenario.Reference, impl{

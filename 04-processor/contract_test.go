@@ -49,7 +49,7 @@ type informer struct {
 	LastSyncRV           func() string // the informer's LastSyncResourceVersion
 	SetTransform         func(fn func(any) (any, error)) error
 	SetWatchErrorHandler func(fn func(err error)) error
-	AddIndexer           func(name string) error // the "byNode" index under name
+	AddIndexer           func(name string, fn func(obj any) ([]string, error)) error
 	ByIndex              func(name, value string) ([]any, error)
 }
 

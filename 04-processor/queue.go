@@ -85,9 +85,10 @@ type Queue interface {
 	// Pop blocks until there is something to process, hands it to
 	// process and returns process's error; ErrFIFOClosed once closed.
 	Pop(process PopProcessFunc) error
-	// Synced is closed once the items of the first list have all been
-	// popped and processed.
-	Synced() <-chan struct{}
+	// WaitSynced blocks until the items of the first list have all been
+	// popped and processed (stored, and handed to the handlers), and
+	// reports true; or until ctx ends, and reports false.
+	WaitSynced(ctx context.Context) bool
 	// Close wakes Pop up for good.
 	Close()
 }

@@ -306,7 +306,7 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		})))
 
 	case "add-indexer":
-		out = append(out, result(needInformer().AddIndexer(str("name"))))
+		out = append(out, result(needInformer().AddIndexer(str("name"), byNode)))
 
 	case "by-index":
 		objs, err := needInformer().ByIndex(str("name"), str("value"))

@@ -168,9 +168,7 @@ func (s *SharedIndexInformer) Run(ctx context.Context) {
 	defer stopProcessor()
 	wg.StartWithContext(processorCtx, s.processor.run)
 	wg.Start(func() {
-		select {
-		case <-ctx.Done():
-		case <-ctrl.queue.Synced():
+		if ctrl.queue.WaitSynced(ctx) {
 			close(s.synced)
 		}
 	})

@@ -36,9 +36,7 @@ import (
 func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 	var fifo interface {
 		listwatch.ReflectorStore
-		Pop(process deltafifo.PopProcessFunc) (any, error)
-		Close()
-		HasSyncedChecker() deltafifo.DoneChecker
+		consumerFIFO
 	}
 	switch cfg.FIFO {
 	case AtomicRealFIFO:
@@ -66,14 +64,16 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 	return r, &fifoQueue{fifo: fifo}
 }
 
-// fifoQueue is chapter 02's RealFIFO or DeltaFIFO as a Queue.
-type fifoQueue struct {
-	fifo interface {
-		Pop(process deltafifo.PopProcessFunc) (any, error)
-		Close()
-		HasSyncedChecker() deltafifo.DoneChecker
-	}
+// consumerFIFO is the side of chapter 02's queues that HandleDeltas sees.
+type consumerFIFO interface {
+	Pop(process deltafifo.PopProcessFunc) (any, error)
+	Close()
+	HasSynced() bool
+	HasSyncedChecker() deltafifo.DoneChecker
 }
+
+// fifoQueue is chapter 02's RealFIFO or DeltaFIFO as a Queue.
+type fifoQueue struct{ fifo consumerFIFO }
 
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
@@ -85,7 +85,28 @@ func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	return err
 }
 
-func (q *fifoQueue) Synced() <-chan struct{} { return q.fifo.HasSyncedChecker().Done() }
+// WaitSynced waits for the FIFO's synced channel, then asks its locked
+// HasSynced. The two FIFOs close that channel at different moments:
+//
+//   - the RealFIFO counts a pop only after process returns, so its channel
+//     already means "popped and processed";
+//   - the DeltaFIFO, like client-go's, counts the pop of the last initial
+//     key before process runs, so its channel closes while that key is
+//     still on its way into the cache and to the handlers.
+//
+// Both FIFOs hold their lock while process runs (the RealFIFO may drop
+// it, but its channel is late enough already), so the locked HasSynced
+// returns only once the pop that closed the channel has finished. That
+// is the answer client-go's low-level controller gives: its HasSynced is
+// the DeltaFIFO's locked one, never the channel.
+func (q *fifoQueue) WaitSynced(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-q.fifo.HasSyncedChecker().Done():
+		return q.fifo.HasSynced()
+	}
+}
 
 func (q *fifoQueue) Close() { q.fifo.Close() }
 

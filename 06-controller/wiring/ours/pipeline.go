@@ -106,8 +106,17 @@ func (q *fifoQueue) Pop(process processor.PopProcessFunc) error {
 	return err
 }
 
-func (q *fifoQueue) Synced() <-chan struct{} { return q.fifo.Done() }
-func (q *fifoQueue) Close()                  { q.fifo.Close() }
+// WaitSynced waits for the RealFIFO's synced channel, which it closes only
+// after the last initial pop has been processed.
+func (q *fifoQueue) WaitSynced(ctx context.Context) bool {
+	select {
+	case <-ctx.Done():
+		return false
+	case <-q.fifo.Done():
+		return true
+	}
+}
+func (q *fifoQueue) Close() { q.fifo.Close() }
 
 // toProcessor converts chapter 02's deltas into chapter 04's: the same
 // values, declared once in each chapter so each stands alone.

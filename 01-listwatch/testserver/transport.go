@@ -14,6 +14,12 @@ import (
 type pipeTransport struct{ h http.Handler }
 
 func (t *pipeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	// A request cancelled before it starts fails, as with net/http; checking
+	// only in the select below would let it succeed whenever the handler
+	// is quick, since select picks at random among ready cases.
+	if err := req.Context().Err(); err != nil {
+		return nil, err
+	}
 	ctx, cancel := context.WithCancel(req.Context())
 	pr, pw := io.Pipe()
 	rw := &pipeWriter{header: http.Header{}, ready: make(chan struct{}), pw: pw}

@@ -37,8 +37,11 @@ workshop: ## The learner's runner: make workshop ARGS="status".
 watch: ## Re-run your current exercise every time you save.
 	@go run ./workshop/cmd/workshop watch
 
-exercises: ## Regenerate every chapter's exercise/ copy from the reference.
-	go run ./workshop/cmd/exgen
+# A maintainer's command, kept off `make help`: regenerate every chapter's
+# exercise/ copy from the reference. It leaves alone a chapter whose copy
+# holds edits (a learner's work) unless FORCE=1, which backs them up first.
+exercises:
+	go run ./workshop/cmd/exgen $(if $(FORCE),-force)
 
 exercises-check:
 	@go run ./workshop/cmd/exgen -check

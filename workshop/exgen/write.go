@@ -11,12 +11,20 @@ import (
 )
 
 // Write regenerates a chapter's exercise copy and adapter twins on disk,
-// removing exercise files the generator no longer writes.
+// removing exercise files the generator no longer writes. It overwrites
+// whatever is there: callers that may meet a learner's work check
+// Guarded first.
 func Write(chapterDir string) error {
 	files, err := Generate(chapterDir, StubAll)
 	if err != nil {
 		return err
 	}
+	return WriteFiles(chapterDir, files)
+}
+
+// WriteFiles writes files (Generate's output) into the chapter and removes
+// the exercise files that are not among them.
+func WriteFiles(chapterDir string, files map[string][]byte) error {
 	if err := os.MkdirAll(filepath.Join(chapterDir, ExerciseDir), 0o755); err != nil {
 		return err
 	}
@@ -85,4 +93,75 @@ func CheckFresh(chapterDir string) error {
 		return err
 	}
 	return fmt.Errorf("%s: the exercise copy is stale (%s).\nRun `make exercises` and commit the result", filepath.Base(chapterDir), strings.Join(stale, ", "))
+}
+
+// Guarded lists the files that writing files (Generate's output) would
+// overwrite or remove although they are not the generator's work: edits
+// in exercise/, and files added there. A file on disk is the generator's
+// when it is what the generator writes now, or what it wrote from the
+// committed reference (a copy that went stale because the reference
+// changed since the last commit). Outside a git checkout only the first
+// holds, so every difference is guarded.
+func Guarded(chapterDir string, files map[string][]byte) []string {
+	committed := generateCommitted(chapterDir)
+	ours := func(name string, onDisk []byte) bool {
+		want, ok := committed[name]
+		return ok && bytes.Equal(onDisk, want)
+	}
+	var guarded []string
+	for name, want := range files {
+		got, err := os.ReadFile(filepath.Join(chapterDir, name))
+		if err == nil && !bytes.Equal(got, want) && !ours(name, got) {
+			guarded = append(guarded, name)
+		}
+	}
+	for _, name := range ExtraFiles(chapterDir, files) {
+		got, err := os.ReadFile(filepath.Join(chapterDir, name))
+		if err == nil && !ours(name, got) {
+			guarded = append(guarded, name)
+		}
+	}
+	sort.Strings(guarded)
+	return guarded
+}
+
+// generateCommitted is what the generator writes from the chapter's
+// reference as last committed (HEAD), or nil when git cannot say: the
+// chapter's top-level files are taken from HEAD into a scratch directory
+// of the same name, and generated there.
+func generateCommitted(chapterDir string) map[string][]byte {
+	list := exec.Command("git", "ls-tree", "--name-only", "HEAD", "./")
+	list.Dir = chapterDir
+	out, err := list.Output()
+	if err != nil {
+		return nil
+	}
+	scratch, err := os.MkdirTemp("", "exgen-committed-")
+	if err != nil {
+		return nil
+	}
+	defer os.RemoveAll(scratch)
+	dir := filepath.Join(scratch, filepath.Base(chapterDir))
+	if err := os.Mkdir(dir, 0o755); err != nil {
+		return nil
+	}
+	for _, name := range strings.Fields(string(out)) {
+		if !strings.HasSuffix(name, ".go") && name != "go.mod" {
+			continue // directories (exercise/, testdata/) and other files
+		}
+		show := exec.Command("git", "show", "HEAD:./"+name)
+		show.Dir = chapterDir
+		data, err := show.Output()
+		if err != nil {
+			return nil
+		}
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			return nil
+		}
+	}
+	files, err := Generate(dir, StubAll)
+	if err != nil {
+		return nil
+	}
+	return files
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -164,15 +165,21 @@ func (r *Runner) confirm(question string) bool {
 	return answer == "y" || answer == "yes"
 }
 
-// backup copies the chapter's files named (relative to the chapter) to a
-// new directory under .cache/workshop/backups, records it in the state
-// file, and returns its path relative to the root.
+// backup is BackupFiles at the runner's clock.
 func (r *Runner) backup(c chapters.Chapter, id int, names []string) (string, error) {
-	when := r.clock()
+	return BackupFiles(r.Root, r.clock(), c, id, names)
+}
+
+// BackupFiles copies the chapter's files named (relative to the chapter)
+// to a new directory under .cache/workshop/backups of the workspace root,
+// records it in the state file (so the runner can list it), and returns
+// its path relative to the root. id is the exercise the backup is for, 0
+// for the whole chapter. `reset` and `make exercises FORCE=1` both use it.
+func BackupFiles(root string, when time.Time, c chapters.Chapter, id int, names []string) (string, error) {
 	base := filepath.Join(".cache", "workshop", "backups", when.Format("20060102-150405"))
 	rel := base
 	for n := 2; ; n++ {
-		if _, err := os.Stat(filepath.Join(r.Root, rel)); os.IsNotExist(err) {
+		if _, err := os.Stat(filepath.Join(root, rel)); os.IsNotExist(err) {
 			break
 		}
 		rel = fmt.Sprintf("%s-%d", base, n)
@@ -187,7 +194,7 @@ func (r *Runner) backup(c chapters.Chapter, id int, names []string) (string, err
 		if err != nil {
 			return "", err
 		}
-		dst := filepath.Join(r.Root, rel, c.Name, name)
+		dst := filepath.Join(root, rel, c.Name, name)
 		if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
 			return "", err
 		}
@@ -196,12 +203,12 @@ func (r *Runner) backup(c chapters.Chapter, id int, names []string) (string, err
 		}
 		saved = append(saved, filepath.ToSlash(filepath.Join(c.Name, name)))
 	}
-	if err := os.MkdirAll(filepath.Join(r.Root, rel), 0o755); err != nil {
+	if err := os.MkdirAll(filepath.Join(root, rel), 0o755); err != nil {
 		return "", err
 	}
-	s := LoadState(r.Root)
+	s := LoadState(root)
 	s.Backups = append(s.Backups, Backup{When: when, Chapter: c.Name, Exercise: id, Dir: filepath.ToSlash(rel), Files: saved})
-	if err := s.Save(r.Root); err != nil {
+	if err := s.Save(root); err != nil {
 		return "", err
 	}
 	return filepath.ToSlash(rel), nil

@@ -1,29 +1,40 @@
 // Command exgen writes each chapter's exercise copy from its reference
-// code (`make exercises`), or with -check fails when a committed copy is
-// not what it would write now (part of `make test`).
+// code (`make exercises`, a maintainer's command), or with -check fails
+// when a committed copy is not what it would write now (part of
+// `make test`).
 //
-//	go run ./workshop/cmd/exgen [-check] [chapter ...]
+// It never overwrites work that is not the generator's: a chapter whose
+// exercise/ holds edits or added files is left as it is, with a word on
+// how to force it (-force, `make exercises FORCE=1`), which first backs
+// those files up the way the runner's reset does.
+//
+//	go run ./workshop/cmd/exgen [-check | -force] [chapter ...]
 package main
 
 import (
 	"flag"
 	"fmt"
+	"io"
 	"os"
+	"strings"
+	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/runner"
 )
 
 func main() {
 	check := flag.Bool("check", false, "fail if a committed exercise copy is stale instead of writing it")
+	force := flag.Bool("force", false, "overwrite exercise files that hold edits, after backing them up")
 	flag.Parse()
-	if err := run(*check, flag.Args()); err != nil {
+	if err := run(os.Stdout, *check, *force, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
 }
 
-func run(check bool, args []string) error {
+func run(out io.Writer, check, force bool, args []string) error {
 	root, err := chapters.Root()
 	if err != nil {
 		return err
@@ -32,7 +43,7 @@ func run(check bool, args []string) error {
 	if err != nil {
 		return err
 	}
-	failed := false
+	failed, refused := false, false
 	for _, c := range list {
 		exercises, err := exgen.Exercises(c.Dir)
 		if err != nil {
@@ -42,17 +53,22 @@ func run(check bool, args []string) error {
 			continue // a chapter without exercises yet
 		}
 		if !check {
-			if err := exgen.Write(c.Dir); err != nil {
+			wrote, err := write(out, root, c, force)
+			if err != nil {
 				return err
 			}
-			fmt.Printf("%s: wrote exercise/ (%d exercises)\n", c.Name, len(exercises))
+			if wrote {
+				fmt.Fprintf(out, "%s: wrote exercise/ (%d exercises)\n", c.Name, len(exercises))
+			} else {
+				refused = true
+			}
 			continue
 		}
 		switch err := exgen.CheckFresh(c.Dir); {
 		case err == nil:
-			fmt.Printf("%s: exercise copy is current\n", c.Name)
+			fmt.Fprintf(out, "%s: exercise copy is current\n", c.Name)
 		case exgen.EditedByLearner(c.Dir):
-			fmt.Printf("%s: exercise/ has your edits, so its freshness is not checked here (CI checks a clean clone)\n", c.Name)
+			fmt.Fprintf(out, "%s: exercise/ has your edits, so its freshness is not checked here (CI checks a clean clone)\n", c.Name)
 		default:
 			fmt.Fprintln(os.Stderr, err)
 			failed = true
@@ -61,5 +77,36 @@ func run(check bool, args []string) error {
 	if failed {
 		return fmt.Errorf("exercise copies are stale")
 	}
+	if refused {
+		return fmt.Errorf("exgen: some exercise copies were left as they are (see above)")
+	}
 	return nil
+}
+
+// write regenerates one chapter's copy unless that would overwrite files
+// the generator did not write; with force it backs those up first. It
+// reports whether it wrote.
+func write(out io.Writer, root string, c chapters.Chapter, force bool) (bool, error) {
+	files, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return false, err
+	}
+	guarded := exgen.Guarded(c.Dir, files)
+	if len(guarded) > 0 && !force {
+		fmt.Fprintf(out, "%s: left as it is. These files are not what the generator wrote, so they\n"+
+			"probably hold your work, and regenerating would overwrite them:\n  %s\n"+
+			"To regenerate anyway, keeping a backup of them: make exercises FORCE=1\n"+
+			"To put back just one exercise (here the first), the runner asks first\n"+
+			"and keeps a backup too: go run ./workshop/cmd/workshop reset %s 1\n",
+			c.Name, strings.Join(guarded, "\n  "), c.Number())
+		return false, nil
+	}
+	if len(guarded) > 0 {
+		backup, err := runner.BackupFiles(root, time.Now(), c, 0, guarded)
+		if err != nil {
+			return false, fmt.Errorf("%s: backing up %s before overwriting them: %w", c.Name, strings.Join(guarded, ", "), err)
+		}
+		fmt.Fprintf(out, "%s: overwriting %s; the old files are in %s\n", c.Name, strings.Join(guarded, ", "), backup)
+	}
+	return true, exgen.WriteFiles(c.Dir, files)
 }

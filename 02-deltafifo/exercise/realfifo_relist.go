@@ -121,3 +121,7 @@ func (f *RealFIFO) Bookmark(rv string) error {
 	f.cond.Broadcast()
 	return nil
 }
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

@@ -224,3 +224,7 @@ func (s *ThreadSafeStore) Bookmark(rv string) {
 	defer s.mu.Unlock()
 	s.rv = rv
 }
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

@@ -59,7 +59,6 @@ func StubAll(int) bool { return true }
 func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub func(int) bool) ([]byte, error) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Your copy of ../%s, written by `make exercises`. Fill in each\n// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work.\n\n", f.name, chapter[:2])
-	stubbed := false
 	next := 0 // index of the next region in f.regions
 	for i := 0; i < len(f.lines); i++ {
 		if next < len(f.regions) && f.regions[next].begin == i {
@@ -67,7 +66,6 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 			next++
 			if stub(r.id) {
 				writeStub(&b, chapter, r, exercises[r.id])
-				stubbed = true
 				i = r.end
 				continue
 			}
@@ -78,8 +76,13 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 		b.WriteString(f.lines[i])
 		b.WriteByte('\n')
 	}
+	// Every file with an exercise keeps the todo import, stubbed or done,
+	// so that a learner's finished file is the generated one minus stubs.
+	if len(f.regions) > 0 {
+		b.WriteString(keepTodo)
+	}
 	src := []byte(b.String())
-	if stubbed {
+	if len(f.regions) > 0 {
 		var err error
 		if src, err = FixImports(src); err != nil {
 			return nil, fmt.Errorf("%s: %w", f.name, err)
@@ -91,6 +94,15 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 	}
 	return formatted, nil
 }
+
+// keepTodo ends every exercise file with a region. Without it, filling in
+// the last stub of a file would leave the todo import unused, and the
+// file would stop compiling until the learner removed the import by hand.
+const keepTodo = `
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise
+`
 
 func writeStub(b *strings.Builder, chapter string, r region, ex *Exercise) {
 	in := r.indent

@@ -19,6 +19,12 @@ type Result struct {
 	Output map[string]string // test name → everything it printed
 	Build  string            // compiler output, when the package did not build
 	OK     bool              // go test exited 0
+	// Crash is the "panic: ..." line of a panic that stopped the test
+	// binary: one no test recovered, raised in a goroutine of the code
+	// under test. The goroutine dump after it is kept out of Output: it
+	// is noise to a learner, and under --mine its paths name the reference
+	// files that the learner's own copy stands in for.
+	Crash string
 }
 
 // Failed lists the tests that ran and failed.
@@ -68,10 +74,15 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 			build.WriteString(sc.Text() + "\n")
 			continue
 		}
+		if ev.Action == "output" && r.Crash == "" && strings.HasPrefix(ev.Output, "panic: ") {
+			r.Crash = strings.TrimSpace(ev.Output)
+		}
 		switch {
 		case ev.Action == "build-output":
 			build.WriteString(ev.Output)
 		case ev.Test == "":
+		case ev.Action == "output" && r.Crash != "":
+			// the dump of a crash: see Crash
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
 		case ev.Action == "pass":
@@ -81,7 +92,7 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 		}
 	}
 	build.WriteString(stderr.String())
-	if !r.OK && len(r.Passed) == 0 {
+	if !r.OK && len(r.Passed) == 0 && r.Crash == "" {
 		r.Build = strings.TrimSpace(build.String())
 	}
 	return r, nil

@@ -128,7 +128,14 @@ func scenariosByExercise(chapterDir string) (map[int][]string, error) {
 	return byID, nil
 }
 
-var notDone = regexp.MustCompile(`needs (\S+) exercise (\d+), which is not done yet`)
+var (
+	// notDone is how the scenario runner reports a stub it recovered.
+	notDone = regexp.MustCompile(`needs (\S+) exercise (\d+), which is not done yet`)
+	// crashNotDone is a stub's panic that no test recovered: one raised in
+	// a goroutine of the code under test (an informer's, a queue's), which
+	// stops the whole test binary (todo.NotDone's Error text).
+	crashNotDone = regexp.MustCompile(`^panic: (\S+) exercise (\d+) is not done yet`)
+)
 
 // judge decides one exercise's status from the scenarios that check it.
 func judge(chapter string, ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
@@ -145,25 +152,46 @@ func judge(chapter string, ex exgen.Exercise, tests []string, res *gotest.Result
 		if passed {
 			continue
 		}
+		report := res.Output[test]
+		m := notDone.FindStringSubmatch(report)
+		if m == nil && res.Crash != "" {
+			// The binary stopped: this test crashed, or never ran because
+			// another did. Either way the stub that panicked is in the way.
+			if m = crashNotDone.FindStringSubmatch(res.Crash); m != nil {
+				report = crashReport(report, m[1], m[2], ran)
+			} else if !ran {
+				report = fmt.Sprintf("This scenario did not run: the test binary stopped at\n%s", res.Crash)
+			}
+		}
 		status, blocker, blockerChapter := Fail, 0, ""
-		if m := notDone.FindStringSubmatch(res.Output[test]); m != nil {
+		if m != nil {
 			blockerChapter = m[1]
 			blocker, _ = strconv.Atoi(m[2])
 			status = Blocked
 			if blocker == ex.ID && blockerChapter == chapter {
 				status, blocker, blockerChapter = NotStarted, 0, ""
 			}
-		}
-		if !ran {
-			status = Fail
+		} else if !ran && report == "" {
+			report = "This scenario did not run (the test binary stopped before it)."
 		}
 		// The exercise's own stub says most about it; then a blocker;
 		// then a divergence.
 		if e.Status == Pass || rank(status) < rank(e.Status) {
-			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, cleanReport(res.Output[test])
+			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, cleanReport(report)
 		}
 	}
 	return e
+}
+
+// crashReport is what a scenario says when a stub's panic, raised outside
+// the test's own goroutine, stopped the test binary: the steps it got
+// through, if it was the one running, and which exercise is in the way.
+func crashReport(output, chapter, id string, ran bool) string {
+	where := fmt.Sprintf("%s exercise %s", chapter, id)
+	if !ran {
+		return fmt.Sprintf("  Stopped:  this scenario did not run: the run stopped when another reached\n            %s, which is not done yet.\n", where)
+	}
+	return fmt.Sprintf("%s  Stopped:  the next step needs %s, which is not done yet\n            (it ran in a goroutine of the code under test, which stopped the run).\n", output, where)
 }
 
 func rank(s Status) int {

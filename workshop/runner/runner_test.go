@@ -37,26 +37,33 @@ func TestMain(m *testing.M) {
 
 // workspace copies the parts of the repository the runner needs into a
 // temporary directory, with a freshly generated exercise copy of 03.
-func workspace(t *testing.T) string {
+func workspace(t *testing.T) string { return workspaceOf(t, chapter) }
+
+// workspaceOf is workspace with the chapters named, each with a freshly
+// generated exercise copy.
+func workspaceOf(t *testing.T, names ...string) string {
 	t.Helper()
 	src, err := chapters.Root()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dst := t.TempDir()
-	for _, dir := range []string{"workshop", chapter} {
+	use := ""
+	for _, dir := range append(names, "workshop") {
 		copyTree(t, filepath.Join(src, dir), filepath.Join(dst, dir))
+		use += "\t./" + dir + "\n"
 	}
 	goLine := "go 1.26.8"
 	if data, err := os.ReadFile(filepath.Join(src, "go.work")); err == nil {
 		goLine, _, _ = strings.Cut(string(data), "\n")
 	}
-	work := goLine + "\n\nuse (\n\t./" + chapter + "\n\t./workshop\n)\n"
-	must(t, os.WriteFile(filepath.Join(dst, "go.work"), []byte(work), 0o644))
+	must(t, os.WriteFile(filepath.Join(dst, "go.work"), []byte(goLine+"\n\nuse (\n"+use+")\n"), 0o644))
 	if data, err := os.ReadFile(filepath.Join(src, "go.work.sum")); err == nil {
 		must(t, os.WriteFile(filepath.Join(dst, "go.work.sum"), data, 0o644))
 	}
-	must(t, exgen.Write(filepath.Join(dst, chapter)))
+	for _, name := range names {
+		must(t, exgen.Write(filepath.Join(dst, name)))
+	}
 	return dst
 }
 
@@ -303,6 +310,51 @@ func TestMine(t *testing.T) {
 	r.Mine = true
 	must(t, r.Check("03", 0))
 	contains(t, "check --mine", out.take(), "builds on no earlier chapter", "6 of 6 exercises pass")
+}
+
+// TestMineNamesTheBlocker checks chapter 04 on your own chapters 01 to 03
+// with 01 and 03 unfinished (02 done). Their stubs panic in the informer's
+// own goroutines, which stops the test binary: the runner must still say
+// which exercise is in the way and point there, without a goroutine dump
+// and without naming any file outside an exercise/ copy.
+func TestMineNamesTheBlocker(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 04 over three exercise copies")
+	}
+	names := []string{"01-listwatch", "02-deltafifo", "03-indexer", "04-processor"}
+	root := workspaceOf(t, names...)
+	// 02 done: its exercise copy is the reference with no stubs.
+	dir := filepath.Join(root, "02-deltafifo")
+	files, err := exgen.Generate(dir, func(int) bool { return false })
+	must(t, err)
+	for name, src := range files {
+		if strings.HasPrefix(name, exgen.ExerciseDir) {
+			must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
+		}
+	}
+	r, out := newRunner(root)
+	r.Mine = true
+	if err := r.Check("04", 0); err == nil {
+		t.Fatal("check --mine 04 passed with 01 and 03 unfinished")
+	}
+	got := out.take()
+	fits(t, "check --mine 04", got)
+	contains(t, "check --mine 04", got, "Next: exercise", "01-listwatch/exercise/", "waits for it")
+	for _, bad := range []string{"goroutine ", "panic:", "[running", ".go:"} {
+		if strings.Contains(got, bad) {
+			t.Errorf("check --mine 04 shows %q (a crash dump, or a path into a reference file):\n%s", bad, got)
+		}
+	}
+	for _, line := range strings.Split(got, "\n") {
+		for _, word := range strings.Fields(line) {
+			if strings.Contains(word, ".go") && !strings.Contains(word, "/exercise/") {
+				t.Errorf("check --mine 04 names a file outside exercise/: %q in\n%s", word, line)
+			}
+		}
+	}
+	if strings.Contains(got, "fail ") {
+		t.Errorf("check --mine 04 shows a fail while the cause is an unfinished exercise:\n%s", got)
+	}
 }
 
 func mapsKeys(m map[string][]byte) func(func(string) bool) {

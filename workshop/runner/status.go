@@ -245,7 +245,7 @@ func (r *Runner) Status() error {
 		}
 	}
 	r.printf("%-16s %s\n\n", "Overall", Bar(done, total, 30))
-	for _, x := range results {
+	for _, x := range r.fromCurrent(results) {
 		if x.notReady() {
 			continue
 		}
@@ -255,6 +255,10 @@ func (r *Runner) Status() error {
 		}
 		if e, ok := x.next(); ok {
 			r.remember(x.c, e.ID)
+			if e.Status == progress.Blocked && e.BlockerChapter != x.c.Name {
+				r.nextElsewhere(x, e)
+				return nil
+			}
 			r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s.", e.ID, x.c.Name, strings.TrimSuffix(e.Title, ".")))
 			r.next(fmt.Sprintf("Open %s and fill in the function that panics. Then check it, or let watch re-run it every time you save:", exerciseFile(x.c, e.Exercise)),
 				r.checkCmd(x.c, e.ID), r.cmd("watch"))
@@ -267,6 +271,23 @@ func (r *Runner) Status() error {
 	}
 	r.next("Every exercise passes. Next: see your own chapters work together, each built on your earlier ones:", Cmd+" status --mine")
 	return nil
+}
+
+// fromCurrent orders the results for choosing the next step: the chapter
+// you are working on first (the one you last checked), then the chapters
+// after it, then the earlier ones, so finishing a chapter moves you on
+// rather than back to the first unfinished one.
+func (r *Runner) fromCurrent(results []*result) []*result {
+	s := LoadState(r.Root)
+	if s.Current == nil {
+		return results
+	}
+	for i, x := range results {
+		if x.c.Name == s.Current.Chapter {
+			return append(append([]*result{}, results[i:]...), results[:i]...)
+		}
+	}
+	return results
 }
 
 func (r *Runner) mineNote() string {
@@ -361,10 +382,35 @@ func (r *Runner) Check(chapter string, id int) error {
 		return nil
 	}
 	r.remember(c, e.ID)
-	if !failed {
+	switch {
+	case failed:
+	case e.Status == progress.Blocked && e.BlockerChapter != c.Name:
+		r.nextElsewhere(x, e)
+	default:
 		r.nextExercise(x, e)
 	}
 	return ErrNotAllPass
+}
+
+// nextElsewhere points at the real blocker when the next exercise waits
+// for an unfinished exercise of one of your earlier chapters (--mine).
+func (r *Runner) nextElsewhere(x *result, e progress.Exercise) {
+	c, err := r.chapter(e.BlockerChapter)
+	if err != nil {
+		r.nextExercise(x, e)
+		return
+	}
+	b, err := exercise(c, e.Blocker)
+	if err != nil {
+		r.nextExercise(x, e)
+		return
+	}
+	r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s (%s). Exercise %d here runs on your %s and waits for it.",
+		b.ID, c.Name, strings.TrimSuffix(b.Title, "."), exerciseFile(c, b), e.ID, c.Name))
+	r.say("Hint: ", b.Hint)
+	r.printf("\n")
+	r.next("Check it in its own chapter, or check this one without --mine meanwhile:",
+		Cmd+" check "+c.Number()+" "+fmt.Sprint(b.ID), Cmd+" check "+x.c.Number())
 }
 
 // explain prints one exercise's report or next step.
@@ -419,7 +465,7 @@ func (r *Runner) allPass(c chapters.Chapter) {
 			return
 		}
 	}
-	r.next("Next: compare exercise N with the reference, or see everything:", r.cmd("solution", c.Number(), "N"), r.cmd("status"))
+	r.next("Next: compare your exercises with the reference, one at a time (here the first), or see everything:", r.cmd("solution", c.Number(), "1"), r.cmd("status"))
 }
 
 // currentChapter is the chapter named, or else the one you are on: the

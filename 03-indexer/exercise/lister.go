@@ -38,7 +38,9 @@ func (l Lister[T]) Namespace(namespace string) Lister[T] {
 
 // List returns the objects whose labels match selector, from the lister's
 // namespace if it has one. labels.Everything() matches all and
-// labels.Nothing() matches none.
+// labels.Nothing() matches none. An object without metadata in the store
+// is an error, returned with the objects listed before it, as client-go's
+// listers do.
 //
 // client-go: tools/cache/listers.go (ListAll, ListAllByNamespace)
 func (l Lister[T]) List(selector labels.Selector) ([]T, error) {
@@ -49,7 +51,7 @@ func (l Lister[T]) List(selector labels.Selector) ([]T, error) {
 	for _, obj := range l.candidates() {
 		m, err := meta.Accessor(obj)
 		if err != nil {
-			return nil, err
+			return out, err
 		}
 		if l.namespace != "" && m.GetNamespace() != l.namespace {
 			continue

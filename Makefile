@@ -10,7 +10,7 @@ PKGS     := $(foreach m,$(MODULES),./$(m)/...)
 CH       ?=
 chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(CHAPTERS)))
 
-.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest workshop
+.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest coverage workshop
 
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -73,5 +73,8 @@ vet:
 
 selftest: ## The tests of the tests alone.
 	go run ./workshop/cmd/selftest
+
+coverage: ## Share of each chapter's code inside exercises, per track (fails under 60%).
+	@go run ./workshop/cmd/selftest -coverage
 
 -include mk/*.mk

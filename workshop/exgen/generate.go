@@ -117,7 +117,7 @@ func writeStub(b *strings.Builder, chapter string, r region, ex *Exercise) {
 
 func isMarker(line string) bool {
 	t := strings.TrimSpace(line)
-	for _, m := range []string{markBegin, markEnd, markHint, markDeeper} {
+	for _, m := range []string{markBegin, markEnd, markHint, markDeeper, markTrack} {
 		if strings.HasPrefix(t, strings.TrimSpace(m)) {
 			return true
 		}

@@ -36,7 +36,16 @@ type Exercise struct {
 	Deeper string // the second hint: how to do it
 	File   string // the file of its first region, relative to the chapter
 	Line   int    // the line of its first region's begin marker
+	Track  string // TrackCore, or TrackDeep for `// exercise:track deep`
 }
+
+// The tracks: the core track is every learner's; the deep track adds the
+// concurrent and looping heart of each component, for those who want to
+// build it too.
+const (
+	TrackCore = "core"
+	TrackDeep = "deep"
+)
 
 // region is one marked function body: lines [begin, end] (0-based,
 // inclusive of both marker lines) of a file.
@@ -51,6 +60,7 @@ const (
 	markEnd    = "// exercise:end"
 	markHint   = "// exercise:hint "
 	markDeeper = "// exercise:deeper "
+	markTrack  = "// exercise:track "
 )
 
 // sourceFile is one reference file with its lines and regions.
@@ -114,7 +124,7 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 			open = len(f.regions) - 1
 			ex, seen := exercises[id]
 			if !seen {
-				ex = &Exercise{ID: id, File: f.name, Line: i + 1}
+				ex = &Exercise{ID: id, File: f.name, Line: i + 1, Track: TrackCore}
 				exercises[id] = ex
 			}
 			if title = strings.TrimSpace(title); title != "" {
@@ -133,6 +143,15 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 			} else {
 				ex.Deeper = joinSentence(ex.Deeper, strings.TrimPrefix(trimmed, markDeeper))
 			}
+		case strings.HasPrefix(trimmed, markTrack):
+			if open < 0 || exercises[f.regions[open].id].Line != f.regions[open].begin+1 || exercises[f.regions[open].id].File != f.name {
+				return f, fmt.Errorf("%s: exercise:track belongs in the first region of an exercise", where(i))
+			}
+			track := strings.TrimSpace(strings.TrimPrefix(trimmed, markTrack))
+			if track != TrackCore && track != TrackDeep {
+				return f, fmt.Errorf("%s: exercise:track wants %q or %q, got %q", where(i), TrackCore, TrackDeep, track)
+			}
+			exercises[f.regions[open].id].Track = track
 		case strings.HasPrefix(trimmed, markEnd):
 			if open < 0 {
 				return f, fmt.Errorf("%s: exercise:end without exercise:begin", where(i))

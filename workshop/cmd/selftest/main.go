@@ -9,10 +9,15 @@
 // It checks the generated copy through go build overlays, so your own
 // work in exercise/ is never touched or consulted.
 //
-//	go run ./workshop/cmd/selftest [chapter ...]
+// With -coverage it instead prints, per chapter, the share of the
+// reference code inside exercise regions, per track, and fails when core
+// and deep together cover less than -min percent of a chapter.
+//
+//	go run ./workshop/cmd/selftest [-coverage [-min 60]] [chapter ...]
 package main
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -33,13 +38,22 @@ type check struct {
 }
 
 func main() {
+	coverage := flag.Bool("coverage", false, "print each chapter's share of code inside exercise regions, per track, instead of testing")
+	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
+	flag.Parse()
 	root, err := chapters.Root()
 	if err != nil {
 		fail(err)
 	}
-	list, err := chapters.Find(root, os.Args[1:]...)
+	list, err := chapters.Find(root, flag.Args()...)
 	if err != nil {
 		fail(err)
+	}
+	if *coverage {
+		if !printCoverage(list, *least) {
+			os.Exit(1)
+		}
+		return
 	}
 	var checks []check
 	for _, c := range list {
@@ -64,6 +78,37 @@ func main() {
 	if failed > 0 {
 		os.Exit(1)
 	}
+}
+
+// printCoverage prints the coverage table and reports whether every
+// chapter reaches least percent with both tracks together.
+func printCoverage(list []chapters.Chapter, least float64) bool {
+	fmt.Printf("%-16s %6s %6s %6s %6s  %s\n", "chapter", "lines", "core", "deep", "both", "exercises (core+deep)")
+	ok := true
+	for _, c := range list {
+		cov, err := exgen.CoverageOf(c.Dir)
+		if err != nil {
+			fail(err)
+		}
+		exercises, err := exgen.Exercises(c.Dir)
+		if err != nil {
+			fail(err)
+		}
+		count := map[string]int{}
+		for _, e := range exercises {
+			count[e.Track]++
+		}
+		both := 100 * cov.Share()
+		verdict := ""
+		if both < least {
+			ok = false
+			verdict = fmt.Sprintf("  under %.0f%%", least)
+		}
+		fmt.Printf("%-16s %6d %5.0f%% %5.0f%% %5.0f%%  %d+%d%s\n", c.Name, cov.Lines,
+			100*cov.Share(exgen.TrackCore), 100*cov.Share(exgen.TrackDeep), both,
+			count[exgen.TrackCore], count[exgen.TrackDeep], verdict)
+	}
+	return ok
 }
 
 func fail(err error) {

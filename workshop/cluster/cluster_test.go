@@ -79,7 +79,7 @@ func TestKubeconfigLoadsWithClientGo(t *testing.T) {
 func TestDiedProcessNamesThePortInUse(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "fake.log")
 	p, err := startProc("fake", "/bin/sh", []string{"-c",
-		`echo 'listen tcp 127.0.0.1:2379: bind: address already in use'; exit 1`}, log)
+		`echo 'listen tcp 127.0.0.1:2379: bind: address already in use'; exit 1`}, log, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -92,7 +92,7 @@ func TestDiedProcessNamesThePortInUse(t *testing.T) {
 // A process that never gets ready is reported with the tail of its log and the log's path.
 func TestNotReadyQuotesTheLog(t *testing.T) {
 	log := filepath.Join(t.TempDir(), "slow.log")
-	p, err := startProc("slow", "/bin/sh", []string{"-c", `echo starting slowly; exec sleep 30`}, log)
+	p, err := startProc("slow", "/bin/sh", []string{"-c", `echo starting slowly; exec sleep 30`}, log, false)
 	if err != nil {
 		t.Fatal(err)
 	}

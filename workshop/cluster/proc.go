@@ -24,8 +24,14 @@ type proc struct {
 
 // startProc starts bin in its own session, so that a Ctrl-C in the terminal that ran
 // `cluster up` does not reach the cluster, and the cluster keeps running after `up` returns.
-func startProc(name, bin string, args []string, logFile string) (*proc, error) {
-	out, err := os.Create(logFile)
+// A fresh start truncates the log; a restart (Restart) appends to it, so one log tells the
+// whole story of a fault run.
+func startProc(name, bin string, args []string, logFile string, appendLog bool) (*proc, error) {
+	flags := os.O_CREATE | os.O_WRONLY | os.O_TRUNC
+	if appendLog {
+		flags = os.O_CREATE | os.O_WRONLY | os.O_APPEND
+	}
+	out, err := os.OpenFile(logFile, flags, 0o644)
 	if err != nil {
 		return nil, err
 	}

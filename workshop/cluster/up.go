@@ -105,7 +105,7 @@ func start(ctx context.Context, p Paths, opt Options, out io.Writer) (State, err
 		// A throwaway test cluster does not need its writes on disk before they are
 		// acknowledged; skipping fsync keeps the tests fast on slow disks.
 		"--unsafe-no-fsync=true",
-	}, filepath.Join(p.Logs(), "etcd.log"))
+	}, filepath.Join(p.Logs(), "etcd.log"), false)
 	if err != nil {
 		return s, err
 	}
@@ -118,7 +118,7 @@ func start(ctx context.Context, p Paths, opt Options, out io.Writer) (State, err
 		return s, err
 	}
 
-	api, err := startProc("kube-apiserver", p.APIServer(), apiServerArgs(s, apiPort, pki), filepath.Join(p.Logs(), "kube-apiserver.log"))
+	api, err := startProc("kube-apiserver", p.APIServer(), apiServerArgs(s, apiPort, pki), filepath.Join(p.Logs(), "kube-apiserver.log"), false)
 	if err != nil {
 		return s, err
 	}

@@ -49,6 +49,7 @@ type SharedIndexInformer struct {
 	objectType    runtime.Object
 	fifo          FIFOKind
 	newPipeline   NewPipelineFunc
+	tracer        *Tracer
 
 	// resyncCheckPeriod is how often the Reflector asks shouldResync. It
 	// starts at the informer's default and goes down to the smallest
@@ -76,6 +77,8 @@ type SharedIndexInformerOptions struct {
 	// NewPipeline builds the Reflector and Queue; nil means
 	// NewWalkthroughPipeline (chapters 01 and 02).
 	NewPipeline NewPipelineFunc
+	// Tracer, when set, hears each stage of the pipeline.
+	Tracer *Tracer
 }
 
 // NewSharedIndexInformer makes an informer for the objects lw lists, of
@@ -102,6 +105,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		objectType:                      exampleObject,
 		fifo:                            options.FIFO,
 		newPipeline:                     options.NewPipeline,
+		tracer:                          options.Tracer,
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 	}
@@ -196,6 +200,7 @@ func (s *SharedIndexInformer) start() (*controller, bool) {
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      s.processor.shouldResync,
 		WatchErrorHandler: s.watchErrorHandler,
+		Tracer:            s.tracer,
 	})
 	s.reflector = reflector
 	s.started = true

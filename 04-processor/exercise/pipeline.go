@@ -18,8 +18,9 @@ import (
 )
 
 // NewWalkthroughPipeline builds the informer's upstream from the
-// workshop's own parts: chapter 01's Reflector writing into chapter 02's
-// RealFIFO (atomic or not) or DeltaFIFO. It is the default.
+// workshop's own parts: chapter 01's Reflector (streaming its lists with
+// WatchList when cfg asks and the ListerWatcher can) writing into chapter
+// 02's RealFIFO (atomic or not) or DeltaFIFO. It is the default.
 //
 // Three small adapters join them:
 //
@@ -39,7 +40,7 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 		consumerFIFO
 	}
 	switch cfg.FIFO {
-	case AtomicRealFIFO:
+	case AtomicRealFIFO, DefaultFIFO:
 		fifo = deltafifo.NewRealFIFOWithOptions(deltafifo.RealFIFOOptions{
 			AtomicEvents: true, UnlockWhileProcessing: true, EmitDeltaTypeBookmark: true,
 		})
@@ -57,12 +58,26 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 	lw := &listerWatcher{lw: cfg.ListerWatcher, tracer: cfg.Tracer}
 	r := listwatch.NewReflector(lw, cfg.ObjectType, store, listwatch.ReflectorOptions{
 		Name: fmt.Sprintf("%T", cfg.ObjectType), ResyncPeriod: cfg.ResyncPeriod,
+		UseWatchList: cfg.WatchList && !watchListUnsupported(cfg.ListerWatcher),
 	})
 	r.ShouldResync = cfg.ShouldResync
 	if cfg.WatchErrorHandler != nil {
 		r.WatchErrorHandler = func(ctx context.Context, _ *listwatch.Reflector, err error) { cfg.WatchErrorHandler(ctx, err) }
 	}
+	if real, ok := fifo.(*deltafifo.RealFIFO); ok {
+		return r, &realFIFOQueue{fifoQueue{fifo: fifo, tracer: cfg.Tracer}, real}
+	}
 	return r, &fifoQueue{fifo: fifo, tracer: cfg.Tracer}
+}
+
+// watchListUnsupported reports whether lw says it cannot serve a
+// streaming list, as a ListerWatcher over a client or server without
+// WatchList does.
+//
+// client-go: tools/cache/listwatch.go (ToListWatcherWithWatchListSemantics)
+func watchListUnsupported(lw ListerWatcher) bool {
+	u, ok := lw.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return ok && u.IsWatchListSemanticsUnSupported()
 }
 
 // consumerFIFO is the side of chapter 02's queues that HandleDeltas sees.
@@ -82,10 +97,27 @@ type fifoQueue struct {
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
 		deltas := obj.(Deltas)
-		q.tracer.popped(deltas)
+		q.tracer.popped(deltas, false)
 		return process(deltas, isInInitialList)
 	})
 	return err
+}
+
+// realFIFOQueue is chapter 02's RealFIFO, which also pops in batches.
+type realFIFOQueue struct {
+	fifoQueue
+	real *deltafifo.RealFIFO
+}
+
+func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) error {
+	return q.real.PopBatch(func(batch []Delta, isInInitialList bool) error {
+		q.tracer.popped(batch, true)
+		return processBatch(batch, isInInitialList)
+	}, func(obj any, isInInitialList bool) error {
+		deltas := obj.(Deltas)
+		q.tracer.popped(deltas, false)
+		return processSingle(deltas, isInInitialList)
+	})
 }
 
 // WaitSynced waits for the FIFO's synced channel, then asks its locked
@@ -289,8 +321,9 @@ type Tracer struct {
 	// ReplacedAll (its Object a ReplacedAllInfo), whatever the FIFO makes
 	// of it; a resync one SyncAll; a bookmark one Bookmark.
 	Queued func(d Delta)
-	// Popped: HandleDeltas is about to store and hand on what one pop took.
-	Popped func(deltas Deltas)
+	// Popped: HandleDeltas is about to store and hand on what one pop
+	// took; batch says it was a PopBatch of deltas for distinct keys.
+	Popped func(deltas Deltas, batch bool)
 }
 
 func (t *Tracer) listed(items []runtime.Object, rv string) {
@@ -311,8 +344,8 @@ func (t *Tracer) queued(d Delta) {
 	}
 }
 
-func (t *Tracer) popped(deltas Deltas) {
+func (t *Tracer) popped(deltas Deltas, batch bool) {
 	if t != nil && t.Popped != nil {
-		t.Popped(deltas)
+		t.Popped(deltas, batch)
 	}
 }

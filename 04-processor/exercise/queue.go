@@ -108,10 +108,37 @@ type Reflector interface {
 	LastSyncResourceVersion() string
 }
 
+// BatchQueue is a Queue that can also hand over a run of deltas, each for
+// a different key, in one call (chapter 02's RealFIFO).
+//
+// client-go: tools/cache/controller.go (the batch queue the controller looks for)
+type BatchQueue interface {
+	Queue
+	// PopBatch is Pop for a run: two or more deltas go to processBatch
+	// in one call, a lone one to processSingle.
+	PopBatch(processBatch, processSingle PopProcessFunc) error
+}
+
+// Path chooses how an informer fills and drains its queue.
+type Path int
+
+const (
+	// TodaysPath is client-go v0.37's default: a streaming list
+	// (WatchList) that falls back to list+watch when the server cannot
+	// stream, an atomic RealFIFO, and pops in batches.
+	TodaysPath Path = iota
+	// ClassicPath is the informer as it was for a decade: list+watch,
+	// a DeltaFIFO, one pop at a time.
+	ClassicPath
+)
+
 // FIFOKind chooses the queue between the Reflector and HandleDeltas.
 type FIFOKind int
 
 const (
+	// DefaultFIFO is the path's own queue: an AtomicRealFIFO on today's
+	// path, a DeltaFIFO on the classic one.
+	DefaultFIFO FIFOKind = iota
 	// AtomicRealFIFO is client-go's default: one delta per event, in
 	// arrival order, with relists and resyncs as single atomic entries.
 	AtomicRealFIFO FIFOKind = iota
@@ -141,6 +168,9 @@ type PipelineConfig struct {
 	ListerWatcher ListerWatcher
 	ObjectType    runtime.Object
 	FIFO          FIFOKind
+	// WatchList starts each list with a streaming list, unless the
+	// ListerWatcher says it cannot (IsWatchListSemanticsUnSupported).
+	WatchList bool
 	// KnownObjects is the informer's cache; the non-atomic FIFOs read it
 	// to find deletions on a relist and the objects to resync.
 	KnownObjects indexer.Indexer

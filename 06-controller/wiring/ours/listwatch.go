@@ -19,6 +19,18 @@ import (
 type clientListWatch struct {
 	list  func(ctx context.Context, opts metav1.ListOptions) (runtime.Object, error)
 	watch func(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+	// client is the clientset, asked whether it can stream a list.
+	client any
+}
+
+// IsWatchListSemanticsUnSupported passes on the clientset's answer: a
+// fake clientset cannot serve a WatchList, so the informer lists and
+// watches instead, as client-go's generated informers do.
+//
+// client-go: tools/cache/listwatch.go (ToListWatcherWithWatchListSemantics)
+func (lw *clientListWatch) IsWatchListSemanticsUnSupported() bool {
+	u, ok := lw.client.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return ok && u.IsWatchListSemanticsUnSupported()
 }
 
 func (lw *clientListWatch) List(opts metav1.ListOptions) (runtime.Object, error) {

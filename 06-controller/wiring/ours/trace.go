@@ -12,8 +12,9 @@ import (
 )
 
 // newTracer turns what chapter 04's pipeline reports about one resource
-// into the demo's trace lines: the Reflector's lists and watch events,
-// the FIFO's writes, and each pop on its way into the Indexer and the
+// into the demo's trace lines: the Reflector's lists (a LIST, or the end
+// of a WatchList's initial events) and watch events, the FIFO's writes,
+// and each pop (or batch of pops) on its way into the Indexer and the
 // handlers.
 func newTracer(resource string, trace func(stage, key, message string)) *processor.Tracer {
 	return &processor.Tracer{
@@ -21,7 +22,13 @@ func newTracer(resource string, trace func(stage, key, message string)) *process
 			trace(StageReflector, "", fmt.Sprintf("LIST %s: %d items at rv %s", resource, len(items), rv))
 		},
 		Watched: func(ev watch.Event) {
-			if ev.Type == watch.Bookmark || ev.Type == watch.Error {
+			if ev.Type == watch.Error {
+				return
+			}
+			if ev.Type == watch.Bookmark {
+				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+					trace(StageReflector, "", fmt.Sprintf("WatchList %s: initial events end at rv %s", resource, m.GetResourceVersion()))
+				}
 				return
 			}
 			if m, err := meta.Accessor(ev.Object); err == nil {
@@ -31,14 +38,17 @@ func newTracer(resource string, trace func(stage, key, message string)) *process
 		Queued: func(d processor.Delta) {
 			switch info := d.Object.(type) {
 			case processor.ReplacedAllInfo:
-				trace(StageFIFO, "", fmt.Sprintf("queue ReplacedAll %s: %d items", resource, len(info.Objects)))
+				trace(StageFIFO, "", fmt.Sprintf("queue the list of %s: %d items", resource, len(info.Objects)))
 			default:
 				if m, err := meta.Accessor(d.Object); err == nil {
 					trace(StageFIFO, keyOf(m), fmt.Sprintf("queue %s %s", d.Type, resource))
 				}
 			}
 		},
-		Popped: func(deltas processor.Deltas) {
+		Popped: func(deltas processor.Deltas, batch bool) {
+			if batch {
+				trace(StageIndexer, "", fmt.Sprintf("pop a batch of %d %s: store them all, then notify handlers", len(deltas), resource))
+			}
 			for _, d := range deltas {
 				if m, err := meta.Accessor(d.Object); err == nil {
 					trace(StageIndexer, keyOf(m), fmt.Sprintf("pop %s %s: store it, notify handlers", d.Type, resource))

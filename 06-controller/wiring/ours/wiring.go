@@ -42,6 +42,10 @@ type Options struct {
 	Resync time.Duration
 	// Trace, when set, hears each stage a change passes through.
 	Trace func(stage, key, message string)
+	// Classic runs the informers on chapter 04's classic path (list+watch,
+	// DeltaFIFO, one pop at a time) instead of today's (WatchList, atomic
+	// RealFIFO, batch pops).
+	Classic bool
 }
 
 // Handlers are the controller's informer handlers.
@@ -79,6 +83,7 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 	}
 	w.factory = processor.NewSharedInformerFactory(opts.Resync)
 	rolloutsLW := &clientListWatch{
+		client: walk,
 		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return walk.WalkthroughV1alpha1().Rollouts(metav1.NamespaceAll).List(ctx, o)
 		},
@@ -87,6 +92,7 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 		},
 	}
 	deploymentsLW := &clientListWatch{
+		client: kube,
 		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return kube.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, o)
 		},
@@ -94,12 +100,16 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 			return kube.AppsV1().Deployments(metav1.NamespaceAll).Watch(ctx, o)
 		},
 	}
+	path := processor.TodaysPath
+	if opts.Classic {
+		path = processor.ClassicPath
+	}
 	newInformer := func(resource string, lw *clientListWatch, example runtime.Object) processor.NewInformerFunc {
 		return func(resync time.Duration) *processor.SharedIndexInformer {
 			return processor.NewSharedIndexInformerWithOptions(lw, example, processor.SharedIndexInformerOptions{
 				ResyncPeriod: resync,
 				Indexers:     indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc},
-				FIFO:         processor.AtomicRealFIFO,
+				Path:         path,
 				Tracer:       newTracer(resource, w.trace),
 			})
 		}

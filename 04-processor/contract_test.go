@@ -141,12 +141,14 @@ func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
 	switch lw.kind {
 	case "configmaps":
 		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		list.Items = make([]v1.ConfigMap, 0, len(lw.items))
 		for _, o := range lw.items {
 			list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
 		}
 		return list, nil
 	default:
 		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		list.Items = make([]v1.Pod, 0, len(lw.items))
 		for _, o := range lw.items {
 			list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
 		}

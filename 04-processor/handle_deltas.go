@@ -128,6 +128,18 @@ func ProcessDeltaBatch(handler ResourceEventHandler, clientState indexer.Indexer
 //
 // client-go: tools/cache/controller.go (processReplacedAllInfo)
 func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexer, info ReplacedAllInfo, isInInitialList bool) error {
+	cached := clientState.ListKeys()
+	if len(cached) == 0 {
+		// The first list, usually: nothing is gone and nothing is old,
+		// so every object is an add and no key needs looking up.
+		if err := clientState.Replace(info.Objects, info.ResourceVersion); err != nil {
+			return err
+		}
+		for _, obj := range info.Objects {
+			handler.OnAdd(obj, isInInitialList)
+		}
+		return nil
+	}
 	listed := make(map[string]bool, len(info.Objects))
 	for _, obj := range info.Objects {
 		key, err := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
@@ -137,7 +149,7 @@ func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexe
 		listed[key] = true
 	}
 	var gone []indexer.DeletedFinalStateUnknown
-	for _, key := range clientState.ListKeys() {
+	for _, key := range cached {
 		if listed[key] {
 			continue
 		}

@@ -214,7 +214,13 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		if rv == "" {
 			rv = "1"
 		}
-		d.lw(kind).setList(rv, objects(d.lw(kind).kind))
+		lw := d.lw(kind)
+		lw.setList(rv, objects(lw.kind))
+		if td.HasArg("stream") {
+			lw.mu.Lock()
+			lw.streams = true
+			lw.mu.Unlock()
+		}
 		out = append(out, "ok")
 
 	case "list-error":

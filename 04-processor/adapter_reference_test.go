@@ -18,6 +18,13 @@ import (
 // everything inside init: the twin must not redeclare anything.
 func init() {
 	fifos := map[fifoKind]ours.FIFOKind{atomicRealFIFO: ours.AtomicRealFIFO, realFIFO: ours.RealFIFO, deltaFIFO: ours.DeltaFIFO}
+	// path is the one the scenario mode asks for (see TestScenarios).
+	path := func() ours.Path {
+		if classicMode {
+			return ours.ClassicPath
+		}
+		return ours.TodaysPath
+	}
 	example := func(kind string) runtime.Object {
 		if kind == "configmaps" {
 			return &v1.ConfigMap{}
@@ -54,7 +61,7 @@ func init() {
 	register(scenario.Reference, impl{
 		NewInformer: func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer {
 			return wrap(ours.NewSharedIndexInformerWithOptions(lw, example(lw.kind), ours.SharedIndexInformerOptions{
-				ResyncPeriod: resync, FIFO: fifos[fifo],
+				ResyncPeriod: resync, FIFO: fifos[fifo], Path: path(),
 			}))
 		},
 		NewFactory: func(resync time.Duration) factory {
@@ -62,7 +69,9 @@ func init() {
 			return factory{
 				InformerFor: func(kind string, lw *scriptedLW) (any, informer) {
 					inf := f.InformerFor(example(kind), func(resync time.Duration) *ours.SharedIndexInformer {
-						return ours.NewSharedIndexInformer(lw, example(kind), resync, nil)
+						return ours.NewSharedIndexInformerWithOptions(lw, example(kind), ours.SharedIndexInformerOptions{
+							ResyncPeriod: resync, FIFO: ours.AtomicRealFIFO, Path: path(),
+						})
 					})
 					return inf, wrap(inf)
 				},

@@ -12,6 +12,9 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	clientfeatures "k8s.io/client-go/features"
+	clientfeaturestesting "k8s.io/client-go/features/testing"
+
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -73,9 +76,45 @@ func peakHeap() (stop func() uint64) {
 	}
 }
 
+// benchModes are the informer's two paths. The scripted ListerWatcher
+// cannot stream, so both LIST; today's pops in batches from an atomic
+// RealFIFO, the classic one pops one item at a time from a DeltaFIFO
+// (client-go: InOrderInformers and InOrderInformersBatchProcess off).
+var benchModes = []struct {
+	name  string
+	fifo  fifoKind
+	gates map[clientfeatures.Feature]bool
+}{
+	{name: "today", fifo: atomicRealFIFO},
+	{name: "classic", fifo: deltaFIFO, gates: map[clientfeatures.Feature]bool{
+		clientfeatures.WatchListClient: false, clientfeatures.InOrderInformersBatchProcess: false,
+		clientfeatures.InOrderInformers: false,
+	}},
+}
+
+// inMode runs a benchmark with mode's informers (classicMode for ours,
+// the gates for client-go).
+func inMode(b *testing.B, mode string, gates map[clientfeatures.Feature]bool) {
+	for gate, on := range gates {
+		clientfeaturestesting.SetFeatureDuringTest(b, gate, on)
+	}
+	classicMode = mode == "classic"
+	b.Cleanup(func() { classicMode = false })
+}
+
 // BenchmarkInitialSync lists n pods and waits until one handler has seen
-// them all. peak-MB is the largest heap growth seen during the sync.
+// them all, on each path. peak-MB is the largest heap growth seen during
+// the sync.
 func BenchmarkInitialSync(b *testing.B) {
+	for _, m := range benchModes {
+		b.Run("mode="+m.name, func(b *testing.B) {
+			inMode(b, m.name, m.gates)
+			benchInitialSync(b, m.fifo)
+		})
+	}
+}
+
+func benchInitialSync(b *testing.B, fifo fifoKind) {
 	for _, n := range []int{10_000, 100_000} {
 		list := benchList(n)
 		for _, side := range []string{"ours", "client-go"} {
@@ -85,7 +124,7 @@ func BenchmarkInitialSync(b *testing.B) {
 				for b.Loop() {
 					lw := newScriptedLW("pods")
 					lw.setList("1", list)
-					inf := im.NewInformer(lw, 0, atomicRealFIFO)
+					inf := im.NewInformer(lw, 0, fifo)
 					h := &counter{}
 					reg, _ := inf.AddEventHandler(h, nil)
 					ctx, cancel := context.WithCancel(context.Background())
@@ -107,8 +146,17 @@ func BenchmarkInitialSync(b *testing.B) {
 }
 
 // BenchmarkFanOut sends 10,000 watch updates to an informer with 10
-// handlers and waits until every handler has had them all.
+// handlers and waits until every handler has had them all, on each path.
 func BenchmarkFanOut(b *testing.B) {
+	for _, m := range benchModes {
+		b.Run("mode="+m.name, func(b *testing.B) {
+			inMode(b, m.name, m.gates)
+			benchFanOut(b, m.fifo)
+		})
+	}
+}
+
+func benchFanOut(b *testing.B, fifo fifoKind) {
 	const events, handlers = 10_000, 10
 	list := benchList(1000)
 	updates := make([]runtime.Object, events)
@@ -122,7 +170,7 @@ func BenchmarkFanOut(b *testing.B) {
 				b.StopTimer()
 				lw := newScriptedLW("pods")
 				lw.setList("1", list)
-				inf := im.NewInformer(lw, 0, atomicRealFIFO)
+				inf := im.NewInformer(lw, 0, fifo)
 				hs := make([]*counter, handlers)
 				for i := range hs {
 					hs[i] = &counter{}

@@ -118,6 +118,7 @@ type scriptedLW struct {
 	listRV   string
 	items    []runtime.Object
 	listErr  error // returned by the next List, then cleared
+	streams  bool  // serves WatchList (a watch with sendInitialEvents)
 	watcher  *watch.FakeWatcher
 	lists    int // List calls so far
 	watches  int // Watch calls so far
@@ -126,9 +127,14 @@ type scriptedLW struct {
 
 func newScriptedLW(kind string) *scriptedLW { return &scriptedLW{kind: kind, listRV: "1"} }
 
-// IsWatchListSemanticsUnSupported makes client-go's Reflector use the
-// classic LIST then WATCH, which is what our scripted server speaks.
-func (lw *scriptedLW) IsWatchListSemanticsUnSupported() bool { return true }
+// IsWatchListSemanticsUnSupported makes both Reflectors use the classic
+// LIST then WATCH, unless the scenario said the server streams
+// ("list stream").
+func (lw *scriptedLW) IsWatchListSemanticsUnSupported() bool {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	return !lw.streams
+}
 
 func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
 	lw.mu.Lock()
@@ -141,12 +147,14 @@ func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
 	switch lw.kind {
 	case "configmaps":
 		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		list.Items = make([]v1.ConfigMap, 0, len(lw.items))
 		for _, o := range lw.items {
 			list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
 		}
 		return list, nil
 	default:
 		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
+		list.Items = make([]v1.Pod, 0, len(lw.items))
 		for _, o := range lw.items {
 			list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
 		}
@@ -154,12 +162,29 @@ func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
 	}
 }
 
-func (lw *scriptedLW) Watch(metav1.ListOptions) (watch.Interface, error) {
+func (lw *scriptedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	lw.watches++
 	lw.watcher = watch.NewFakeWithChanSize(1000, false)
+	if lw.streams && opts.SendInitialEvents != nil && *opts.SendInitialEvents {
+		lw.streamLocked()
+	}
 	return lw.watcher, nil
+}
+
+// streamLocked starts a WatchList: every listed object as ADDED, then a
+// bookmark at the list's resourceVersion that marks the end.
+func (lw *scriptedLW) streamLocked() {
+	for _, o := range lw.items {
+		lw.watcher.Add(o.DeepCopyObject())
+	}
+	end, _ := newObject(lw.kind, "x@"+lw.listRV)
+	m, _ := meta.Accessor(end)
+	m.SetName("")
+	m.SetNamespace("")
+	m.SetAnnotations(map[string]string{metav1.InitialEventsAnnotationKey: "true"})
+	lw.watcher.Action(watch.Bookmark, end)
 }
 
 // setList sets what the next List returns.

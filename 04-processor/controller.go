@@ -19,6 +19,9 @@ type controller struct {
 	reflector Reflector
 	queue     Queue
 	process   PopProcessFunc
+	// processBatch, when set and the queue is a BatchQueue, takes runs of
+	// deltas popped at once (today's path); nil pops one at a time.
+	processBatch PopProcessFunc
 }
 
 // run blocks until ctx ends and every goroutine it started has returned.
@@ -46,8 +49,17 @@ func (c *controller) processLoop(ctx context.Context) {
 			return
 		default:
 		}
-		if err := c.queue.Pop(c.process); errors.Is(err, ErrFIFOClosed) {
+		if err := c.pop(); errors.Is(err, ErrFIFOClosed) {
 			return
 		}
 	}
+}
+
+// pop takes the next item, or the next batch when the controller and the
+// queue both can.
+func (c *controller) pop() error {
+	if bq, ok := c.queue.(BatchQueue); ok && c.processBatch != nil {
+		return bq.PopBatch(c.processBatch, c.process)
+	}
+	return c.queue.Pop(c.process)
 }

@@ -3,12 +3,16 @@ package processor_test
 import (
 	"context"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
+	"k8s.io/apimachinery/pkg/runtime"
+	clientfeatures "k8s.io/client-go/features"
+	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/tools/cache"
 
@@ -63,20 +67,54 @@ func (k *keyOrder) snapshot() map[string][]string {
 // On a real API server, our SharedIndexInformer and client-go's, watching
 // the same namespace, end a burst of creates, updates and deletes with
 // the same cache (equal to a fresh LIST) and with the same calls, per key
-// and in the same order, to a handler each. Needs a cluster: run
-// `make e2e` (see docs/e2e.md).
+// and in the same order, to a handler each; on today's path (WatchList,
+// batch pops; client-go's defaults) and on the classic one (LIST then
+// WATCH, DeltaFIFO, one pop at a time; client-go with those gates off).
+// Needs a cluster: run `make e2e` (see docs/e2e.md).
 func TestE2EInformerMatchesClientGo(t *testing.T) {
 	cfg := cluster.Require(t)
 	cs, err := kubernetes.NewForConfig(cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
+	for _, m := range []struct {
+		name  string
+		path  ours.Path
+		gates map[clientfeatures.Feature]bool
+	}{
+		{name: "today", path: ours.TodaysPath},
+		{name: "classic", path: ours.ClassicPath, gates: map[clientfeatures.Feature]bool{
+			clientfeatures.WatchListClient: false, clientfeatures.InOrderInformersBatchProcess: false,
+			clientfeatures.InOrderInformers: false,
+		}},
+	} {
+		t.Run(m.name, func(t *testing.T) {
+			for gate, on := range m.gates {
+				clientfeaturestesting.SetFeatureDuringTest(t, gate, on)
+			}
+			e2eCompare(t, cs, m.path)
+		})
+	}
+}
+
+func e2eCompare(t *testing.T, cs kubernetes.Interface, path ours.Path) {
 	ns := cluster.Namespace(t, cs.CoreV1())
 	cms := cs.CoreV1().ConfigMaps(ns)
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
 
-	mine := ours.NewSharedIndexInformer(cluster.ListWatch(cms), &corev1.ConfigMap{}, 0, indexer.Indexers{})
+	var lists, batches atomic.Int32
+	mine := ours.NewSharedIndexInformerWithOptions(cluster.ListWatch(cms), &corev1.ConfigMap{}, ours.SharedIndexInformerOptions{
+		Path: path,
+		Tracer: &ours.Tracer{
+			Listed: func([]runtime.Object, string) { lists.Add(1) },
+			Popped: func(_ ours.Deltas, batch bool) {
+				if batch {
+					batches.Add(1)
+				}
+			},
+		},
+	})
 	theirs := cache.NewSharedIndexInformer(cluster.ListWatch(cms), &corev1.ConfigMap{}, 0, cache.Indexers{})
 	mineOrder := &keyOrder{seen: map[string][]string{}}
 	theirOrder := &keyOrder{seen: map[string][]string{}}
@@ -93,6 +131,13 @@ func TestE2EInformerMatchesClientGo(t *testing.T) {
 	wg.Go(func() { theirs.RunWithContext(ctx) })
 	if !ours.WaitForCacheSync(ctx.Done(), mine.HasSynced, theirs.HasSynced) {
 		t.Fatal("the informers did not sync")
+	}
+	// Today's path streams its first list; the classic one LISTs.
+	switch n := lists.Load(); {
+	case path == ours.TodaysPath && n != 0:
+		t.Errorf("today's path made %d LIST call(s); want a WatchList and none", n)
+	case path == ours.ClassicPath && n == 0:
+		t.Errorf("the classic path made no LIST call")
 	}
 
 	cluster.ConfigMapBurst(t, ctx, cms, 30)
@@ -114,5 +159,8 @@ func TestE2EInformerMatchesClientGo(t *testing.T) {
 	}
 	if n := len(mineOrder.snapshot()); n != 30 {
 		t.Errorf("our handler heard about %d keys, want 30", n)
+	}
+	if path == ours.ClassicPath && batches.Load() != 0 {
+		t.Errorf("the classic path popped %d batch(es); want one item at a time", batches.Load())
 	}
 }

@@ -43,7 +43,9 @@ type SharedIndexInformer struct {
 	listerWatcher ListerWatcher
 	objectType    runtime.Object
 	fifo          FIFOKind
+	path          Path
 	newPipeline   NewPipelineFunc
+	tracer        *Tracer
 
 	// resyncCheckPeriod is how often the Reflector asks shouldResync. It
 	// starts at the informer's default and goes down to the smallest
@@ -66,11 +68,17 @@ type SharedIndexInformerOptions struct {
 	// resync check period; 0 turns resync off for every handler.
 	ResyncPeriod time.Duration
 	Indexers     indexer.Indexers
-	// FIFO chooses the queue (client-go's default is AtomicRealFIFO).
+	// Path chooses today's informer (the default) or the classic one;
+	// the doc's "Two paths" table says what differs.
+	Path Path
+	// FIFO chooses the queue; DefaultFIFO is the path's own
+	// (AtomicRealFIFO today, DeltaFIFO on the classic path).
 	FIFO FIFOKind
 	// NewPipeline builds the Reflector and Queue; nil means
 	// NewWalkthroughPipeline (chapters 01 and 02).
 	NewPipeline NewPipelineFunc
+	// Tracer, when set, hears each stage of the pipeline.
+	Tracer *Tracer
 }
 
 // NewSharedIndexInformer makes an informer for the objects lw lists, of
@@ -89,6 +97,12 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 	if options.Indexers == nil {
 		options.Indexers = indexer.Indexers{}
 	}
+	if options.FIFO == DefaultFIFO {
+		options.FIFO = AtomicRealFIFO
+		if options.Path == ClassicPath {
+			options.FIFO = DeltaFIFO
+		}
+	}
 	return &SharedIndexInformer{
 		indexer:                         indexer.NewIndexer(indexer.DeletionHandlingMetaNamespaceKeyFunc, options.Indexers),
 		processor:                       newSharedProcessor(),
@@ -96,7 +110,9 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		listerWatcher:                   lw,
 		objectType:                      exampleObject,
 		fifo:                            options.FIFO,
+		path:                            options.Path,
 		newPipeline:                     options.NewPipeline,
+		tracer:                          options.Tracer,
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 	}
@@ -186,15 +202,21 @@ func (s *SharedIndexInformer) start() (*controller, bool) {
 		ListerWatcher:     s.listerWatcher,
 		ObjectType:        s.objectType,
 		FIFO:              s.fifo,
+		WatchList:         s.path == TodaysPath,
 		KnownObjects:      s.indexer,
 		Transform:         s.transform,
 		ResyncPeriod:      s.resyncCheckPeriod,
 		ShouldResync:      s.processor.shouldResync,
 		WatchErrorHandler: s.watchErrorHandler,
+		Tracer:            s.tracer,
 	})
 	s.reflector = reflector
 	s.started = true
-	return &controller{reflector: reflector, queue: queue, process: s.HandleDeltas}, true
+	ctrl := &controller{reflector: reflector, queue: queue, process: s.HandleDeltas}
+	if s.path == TodaysPath {
+		ctrl.processBatch = s.HandleBatchDeltas
+	}
+	return ctrl, true
 }
 
 // HasStarted reports whether Run has been called.
@@ -328,6 +350,16 @@ func (s *SharedIndexInformer) HandleDeltas(deltas Deltas, isInInitialList bool) 
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	return ProcessDeltas(s, s.indexer, deltas, isInInitialList)
+}
+
+// HandleBatchDeltas is HandleDeltas for a batch popped at once: deltas
+// for distinct keys, all stored before any handler hears of them.
+//
+// client-go: tools/cache/shared_informer.go (sharedIndexInformer.handleBatchDeltas)
+func (s *SharedIndexInformer) HandleBatchDeltas(deltas Deltas, isInInitialList bool) error {
+	s.blockDeltas.Lock()
+	defer s.blockDeltas.Unlock()
+	return ProcessDeltaBatch(s, s.indexer, deltas, isInInitialList)
 }
 
 // OnAdd, OnUpdate and OnDelete make the informer the handler that

@@ -2,7 +2,6 @@ package processor
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"sync"
 
@@ -16,8 +15,9 @@ import (
 )
 
 // NewWalkthroughPipeline builds the informer's upstream from the
-// workshop's own parts: chapter 01's Reflector writing into chapter 02's
-// RealFIFO (atomic or not) or DeltaFIFO. It is the default.
+// workshop's own parts: chapter 01's Reflector (streaming its lists with
+// WatchList when cfg asks and the ListerWatcher can) writing into chapter
+// 02's RealFIFO (atomic or not) or DeltaFIFO. It is the default.
 //
 // Three small adapters join them:
 //
@@ -25,8 +25,9 @@ import (
 //     client-go-shaped one (runtime.Object lists, watch.Interface), so the
 //     informer keeps client-go's constructor and works with any
 //     cache.ListWatch;
-//   - transformingStore applies the informer's transform between the
-//     Reflector and the FIFO (client-go's FIFOs do it themselves);
+//   - reflectorStore applies the informer's transform between the
+//     Reflector and the FIFO (client-go's FIFOs do it themselves), and
+//     traces what it writes;
 //   - fifoQueue is chapter 02's queue seen as this chapter's Queue.
 //
 // client-go: tools/cache/controller.go (newQueueFIFO, controller.RunWithContext)
@@ -36,7 +37,7 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 		consumerFIFO
 	}
 	switch cfg.FIFO {
-	case AtomicRealFIFO:
+	case AtomicRealFIFO, DefaultFIFO:
 		fifo = deltafifo.NewRealFIFOWithOptions(deltafifo.RealFIFOOptions{
 			AtomicEvents: true, UnlockWhileProcessing: true, EmitDeltaTypeBookmark: true,
 		})
@@ -48,17 +49,32 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 		})
 	}
 	var store listwatch.ReflectorStore = fifo
-	if cfg.Transform != nil {
-		store = &transformingStore{ReflectorStore: fifo, transform: cfg.Transform}
+	if cfg.Transform != nil || cfg.Tracer != nil {
+		store = &reflectorStore{fifo: fifo, transform: cfg.Transform, tracer: cfg.Tracer}
 	}
-	r := listwatch.NewReflector(&listerWatcher{lw: cfg.ListerWatcher}, cfg.ObjectType, store, listwatch.ReflectorOptions{
+	lw := &listerWatcher{lw: cfg.ListerWatcher, tracer: cfg.Tracer}
+	r := listwatch.NewReflector(lw, cfg.ObjectType, store, listwatch.ReflectorOptions{
 		Name: fmt.Sprintf("%T", cfg.ObjectType), ResyncPeriod: cfg.ResyncPeriod,
+		UseWatchList: cfg.WatchList && !watchListUnsupported(cfg.ListerWatcher),
 	})
 	r.ShouldResync = cfg.ShouldResync
 	if cfg.WatchErrorHandler != nil {
 		r.WatchErrorHandler = func(ctx context.Context, _ *listwatch.Reflector, err error) { cfg.WatchErrorHandler(ctx, err) }
 	}
-	return r, &fifoQueue{fifo: fifo}
+	if real, ok := fifo.(*deltafifo.RealFIFO); ok {
+		return r, &realFIFOQueue{fifoQueue{fifo: fifo, tracer: cfg.Tracer}, real}
+	}
+	return r, &fifoQueue{fifo: fifo, tracer: cfg.Tracer}
+}
+
+// watchListUnsupported reports whether lw says it cannot serve a
+// streaming list, as a ListerWatcher over a client or server without
+// WatchList does.
+//
+// client-go: tools/cache/listwatch.go (ToListWatcherWithWatchListSemantics)
+func watchListUnsupported(lw ListerWatcher) bool {
+	u, ok := lw.(interface{ IsWatchListSemanticsUnSupported() bool })
+	return ok && u.IsWatchListSemanticsUnSupported()
 }
 
 // consumerFIFO is the side of chapter 02's queues that HandleDeltas sees.
@@ -70,16 +86,35 @@ type consumerFIFO interface {
 }
 
 // fifoQueue is chapter 02's RealFIFO or DeltaFIFO as a Queue.
-type fifoQueue struct{ fifo consumerFIFO }
+type fifoQueue struct {
+	fifo   consumerFIFO
+	tracer *Tracer
+}
 
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
-		return process(fromDeltaFIFO(obj.(deltafifo.Deltas)), isInInitialList)
+		deltas := obj.(Deltas)
+		q.tracer.popped(deltas, false)
+		return process(deltas, isInInitialList)
 	})
-	if errors.Is(err, deltafifo.ErrFIFOClosed) {
-		return ErrFIFOClosed
-	}
 	return err
+}
+
+// realFIFOQueue is chapter 02's RealFIFO, which also pops in batches.
+type realFIFOQueue struct {
+	fifoQueue
+	real *deltafifo.RealFIFO
+}
+
+func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) error {
+	return q.real.PopBatch(func(batch []Delta, isInInitialList bool) error {
+		q.tracer.popped(batch, true)
+		return processBatch(batch, isInInitialList)
+	}, func(obj any, isInInitialList bool) error {
+		deltas := obj.(Deltas)
+		q.tracer.popped(deltas, false)
+		return processSingle(deltas, isInInitialList)
+	})
 }
 
 // WaitSynced waits for the FIFO's synced channel, then asks its locked
@@ -107,61 +142,38 @@ func (q *fifoQueue) WaitSynced(ctx context.Context) bool {
 
 func (q *fifoQueue) Close() { q.fifo.Close() }
 
-// fromDeltaFIFO converts chapter 02's deltas to this chapter's. The
-// tombstones are chapter 03's in both.
-func fromDeltaFIFO(in deltafifo.Deltas) Deltas {
-	out := make(Deltas, len(in))
-	for i, d := range in {
-		obj := d.Object
-		switch o := obj.(type) {
-		case deltafifo.ReplacedAllInfo:
-			obj = ReplacedAllInfo{ResourceVersion: o.ResourceVersion, Objects: o.Objects}
-		case deltafifo.SyncAllInfo:
-			obj = SyncAllInfo{}
-		case deltafifo.BookmarkInfo:
-			obj = BookmarkInfo{ResourceVersion: o.ResourceVersion}
-		}
-		out[i] = Delta{Type: DeltaType(d.Type), Object: obj}
-	}
-	return out
-}
-
-// transformingStore applies a transform to every object on its way into
-// the FIFO, as client-go's FIFOs do: once per object, before it is queued.
-type transformingStore struct {
-	listwatch.ReflectorStore
+// reflectorStore is the FIFO as the Reflector writes it: each object
+// transformed on its way in, as client-go's FIFOs do (once per object,
+// before it is queued), and each write traced.
+type reflectorStore struct {
+	fifo      listwatch.ReflectorStore
 	transform TransformFunc
+	tracer    *Tracer
 }
 
 // apply transforms one object. The Reflector only ever writes objects
 // from the server, never tombstones, so there is nothing to skip.
-func (s *transformingStore) apply(obj any) (any, error) { return s.transform(obj) }
+func (s *reflectorStore) apply(obj any) (any, error) {
+	if s.transform == nil {
+		return obj, nil
+	}
+	return s.transform(obj)
+}
 
-func (s *transformingStore) Add(obj any) error {
+func (s *reflectorStore) Add(obj any) error    { return s.write(Added, obj, s.fifo.Add) }
+func (s *reflectorStore) Update(obj any) error { return s.write(Updated, obj, s.fifo.Update) }
+func (s *reflectorStore) Delete(obj any) error { return s.write(Deleted, obj, s.fifo.Delete) }
+
+func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
 	obj, err := s.apply(obj)
 	if err != nil {
 		return err
 	}
-	return s.ReflectorStore.Add(obj)
+	s.tracer.queued(Delta{Type: t, Object: obj})
+	return to(obj)
 }
 
-func (s *transformingStore) Update(obj any) error {
-	obj, err := s.apply(obj)
-	if err != nil {
-		return err
-	}
-	return s.ReflectorStore.Update(obj)
-}
-
-func (s *transformingStore) Delete(obj any) error {
-	obj, err := s.apply(obj)
-	if err != nil {
-		return err
-	}
-	return s.ReflectorStore.Delete(obj)
-}
-
-func (s *transformingStore) Replace(list []any, rv string) error {
+func (s *reflectorStore) Replace(list []any, rv string) error {
 	out := make([]any, len(list))
 	for i, obj := range list {
 		t, err := s.apply(obj)
@@ -170,22 +182,40 @@ func (s *transformingStore) Replace(list []any, rv string) error {
 		}
 		out[i] = t
 	}
-	return s.ReflectorStore.Replace(out, rv)
+	s.tracer.queued(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: rv, Objects: out}})
+	return s.fifo.Replace(out, rv)
+}
+
+func (s *reflectorStore) Resync() error {
+	s.tracer.queued(Delta{Type: SyncAll, Object: SyncAllInfo{}})
+	return s.fifo.Resync()
 }
 
 // Bookmark passes bookmarks on when the FIFO wants them.
-func (s *transformingStore) Bookmark(rv string) error {
-	if b, ok := s.ReflectorStore.(listwatch.BookmarkStore); ok {
-		return b.Bookmark(rv)
+func (s *reflectorStore) Bookmark(rv string) error {
+	b, ok := s.fifo.(listwatch.BookmarkStore)
+	if !ok {
+		return nil
 	}
-	return nil
+	s.tracer.queued(Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: rv}})
+	return b.Bookmark(rv)
 }
 
 // listerWatcher is a client-go-shaped ListerWatcher seen as chapter 01's.
-type listerWatcher struct{ lw ListerWatcher }
+// The Reflector's context reaches a ListerWatcher that takes one.
+type listerWatcher struct {
+	lw     ListerWatcher
+	tracer *Tracer
+}
 
-func (a *listerWatcher) List(_ context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
-	obj, err := a.lw.List(opts)
+func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
+	var obj runtime.Object
+	var err error
+	if lw, ok := a.lw.(ListerWatcherWithContext); ok {
+		obj, err = lw.ListWithContext(ctx, opts)
+	} else {
+		obj, err = a.lw.List(opts)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -197,31 +227,39 @@ func (a *listerWatcher) List(_ context.Context, opts metav1.ListOptions) (*listw
 	if err != nil {
 		return nil, err
 	}
+	a.tracer.listed(items, lm.GetResourceVersion())
 	return &listwatch.List{
 		ResourceVersion: lm.GetResourceVersion(), Continue: lm.GetContinue(),
 		RemainingItemCount: lm.GetRemainingItemCount(), Items: items,
 	}, nil
 }
 
-func (a *listerWatcher) Watch(_ context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
-	w, err := a.lw.Watch(opts)
+func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
+	var w watch.Interface
+	var err error
+	if lw, ok := a.lw.(ListerWatcherWithContext); ok {
+		w, err = lw.WatchWithContext(ctx, opts)
+	} else {
+		w, err = a.lw.Watch(opts)
+	}
 	if err != nil {
 		return nil, err
 	}
-	return newWatcher(w), nil
+	return newWatcher(w, a.tracer), nil
 }
 
 // watcher relays a watch.Interface's events as chapter 01's, on one
 // goroutine that ends when the stream ends or Stop is called.
 type watcher struct {
-	in   watch.Interface
-	out  chan listwatch.Event
-	stop chan struct{}
-	once sync.Once
+	in     watch.Interface
+	out    chan listwatch.Event
+	stop   chan struct{}
+	once   sync.Once
+	tracer *Tracer
 }
 
-func newWatcher(in watch.Interface) *watcher {
-	w := &watcher{in: in, out: make(chan listwatch.Event), stop: make(chan struct{})}
+func newWatcher(in watch.Interface, tracer *Tracer) *watcher {
+	w := &watcher{in: in, out: make(chan listwatch.Event), stop: make(chan struct{}), tracer: tracer}
 	go w.relay()
 	return w
 }
@@ -236,6 +274,7 @@ func (w *watcher) relay() {
 			if !ok {
 				return
 			}
+			w.tracer.watched(ev)
 			out := listwatch.Event{Type: listwatch.EventType(ev.Type), Object: ev.Object}
 			if ev.Type == watch.Error {
 				out.Object = nil
@@ -265,4 +304,45 @@ func statusError(obj runtime.Object) error {
 		return &listwatch.StatusError{ErrStatus: *s}
 	}
 	return fmt.Errorf("unexpected watch error object: %T", obj)
+}
+
+// Tracer hears what passes each stage of the pipeline: chapter 06's live
+// trace (make demo) is one. Every field may be nil; each is called on the
+// goroutine of its stage, before the stage hands the thing on.
+type Tracer struct {
+	// Listed: a LIST page came back with these items.
+	Listed func(items []runtime.Object, resourceVersion string)
+	// Watched: a watch event arrived (bookmarks and errors too).
+	Watched func(ev watch.Event)
+	// Queued: the Reflector writes into the FIFO. A relist is one
+	// ReplacedAll (its Object a ReplacedAllInfo), whatever the FIFO makes
+	// of it; a resync one SyncAll; a bookmark one Bookmark.
+	Queued func(d Delta)
+	// Popped: HandleDeltas is about to store and hand on what one pop
+	// took; batch says it was a PopBatch of deltas for distinct keys.
+	Popped func(deltas Deltas, batch bool)
+}
+
+func (t *Tracer) listed(items []runtime.Object, rv string) {
+	if t != nil && t.Listed != nil {
+		t.Listed(items, rv)
+	}
+}
+
+func (t *Tracer) watched(ev watch.Event) {
+	if t != nil && t.Watched != nil {
+		t.Watched(ev)
+	}
+}
+
+func (t *Tracer) queued(d Delta) {
+	if t != nil && t.Queued != nil {
+		t.Queued(d)
+	}
+}
+
+func (t *Tracer) popped(deltas Deltas, batch bool) {
+	if t != nil && t.Popped != nil {
+		t.Popped(deltas, batch)
+	}
 }

@@ -3,6 +3,7 @@ package processor_test
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"sort"
 	"strings"
@@ -16,6 +17,8 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+	clientfeatures "k8s.io/client-go/features"
+	clientfeaturestesting "k8s.io/client-go/features/testing"
 
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -27,8 +30,34 @@ var scenarioImpls = scenario.Impls{}
 // chosen with WALKTHROUGH_IMPL (reference, exercise or client-go). Each
 // file runs in a testing/synctest bubble: every step ends when all the
 // informer's goroutines are idle, and time moves only on "advance".
+//
+// Every file runs in two modes, against the same goldens: on today's path
+// (client-go's default gates: WatchList, batch pops) as
+// TestScenarios/<file>, and on the classic one (list+watch, one pop at a
+// time; client-go with WatchListClient and InOrderInformersBatchProcess
+// off) as TestScenarios/classic/<file>. The queue is the one the file's
+// gates choose, in both. Goldens are recorded on today's path only.
 func TestScenarios(t *testing.T) {
 	scenario.Run(t, scenarioImpls, scenario.Options{Bubble: true})
+	t.Run("classic", func(t *testing.T) {
+		if flagSet("rewrite") {
+			t.Skip("goldens are recorded on today's path")
+		}
+		clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.WatchListClient, false)
+		clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.InOrderInformersBatchProcess, false)
+		classicMode = true
+		t.Cleanup(func() { classicMode = false })
+		scenario.Run(t, scenarioImpls, scenario.Options{Bubble: true})
+	})
+}
+
+// classicMode tells the adapters to build informers on the classic path.
+var classicMode bool
+
+// flagSet reports whether a boolean test flag (such as -rewrite) is on.
+func flagSet(name string) bool {
+	f := flag.Lookup(name)
+	return f != nil && f.Value.String() == "true"
 }
 
 // An informer works on goroutines of its own. A panic there (an unfinished
@@ -185,7 +214,13 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		if rv == "" {
 			rv = "1"
 		}
-		d.lw(kind).setList(rv, objects(d.lw(kind).kind))
+		lw := d.lw(kind)
+		lw.setList(rv, objects(lw.kind))
+		if td.HasArg("stream") {
+			lw.mu.Lock()
+			lw.streams = true
+			lw.mu.Unlock()
+		}
 		out = append(out, "ok")
 
 	case "list-error":

@@ -4,6 +4,8 @@
 package processor
 
 import (
+	"fmt"
+
 	indexer "example.com/walkthrough/03-indexer"
 
 	"example.com/walkthrough/workshop/todo"
@@ -34,6 +36,53 @@ func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, de
 	panic(todo.Exercise("04-processor", 5, "For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type."))
 }
 
+// ProcessDeltaBatch applies a batch of deltas, each for a different key
+// (Added, Updated, Replaced, Sync or Deleted; a queue batches nothing
+// else): it writes them all to the cache, oldest first, and only then
+// notifies handler of each, in the same order. So a handler of any
+// object in the batch finds every object of the batch cached.
+//
+// client-go applies the writes as one transaction of its store, so a
+// lister never sees half a batch; chapter 03's Indexer has no
+// transactions, so a lister reading meanwhile can (see the chapter doc).
+//
+// client-go: tools/cache/controller.go (processDeltasInBatch)
+func ProcessDeltaBatch(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
+	notify := make([]func(), 0, len(deltas))
+	// Whatever was written is told, even when a later write fails, so
+	// no handler misses a change the cache holds.
+	defer func() {
+		for _, n := range notify {
+			n()
+		}
+	}()
+	for _, d := range deltas {
+		obj := d.Object
+		switch d.Type {
+		case Added, Updated, Replaced, Sync:
+			if old, exists, err := clientState.Get(obj); err == nil && exists {
+				if err := clientState.Update(obj); err != nil {
+					return err
+				}
+				notify = append(notify, func() { handler.OnUpdate(old, obj) })
+			} else {
+				if err := clientState.Add(obj); err != nil {
+					return err
+				}
+				notify = append(notify, func() { handler.OnAdd(obj, isInInitialList) })
+			}
+		case Deleted:
+			if err := clientState.Delete(obj); err != nil {
+				return err
+			}
+			notify = append(notify, func() { handler.OnDelete(obj) })
+		default:
+			return fmt.Errorf("delta type %s cannot be processed in a batch", d.Type)
+		}
+	}
+	return nil
+}
+
 // processReplacedAll applies a whole relist at once. It works out the
 // notifications against the cache as it was, replaces the cache, and
 // only then notifies: first a tombstone for every cached key the list no
@@ -42,6 +91,18 @@ func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, de
 //
 // client-go: tools/cache/controller.go (processReplacedAllInfo)
 func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexer, info ReplacedAllInfo, isInInitialList bool) error {
+	cached := clientState.ListKeys()
+	if len(cached) == 0 {
+		// The first list, usually: nothing is gone and nothing is old,
+		// so every object is an add and no key needs looking up.
+		if err := clientState.Replace(info.Objects, info.ResourceVersion); err != nil {
+			return err
+		}
+		for _, obj := range info.Objects {
+			handler.OnAdd(obj, isInInitialList)
+		}
+		return nil
+	}
 	listed := make(map[string]bool, len(info.Objects))
 	for _, obj := range info.Objects {
 		key, err := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
@@ -51,7 +112,7 @@ func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexe
 		listed[key] = true
 	}
 	var gone []indexer.DeletedFinalStateUnknown
-	for _, key := range clientState.ListKeys() {
+	for _, key := range cached {
 		if listed[key] {
 			continue
 		}

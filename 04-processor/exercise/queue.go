@@ -5,13 +5,13 @@ package processor
 
 import (
 	"context"
-	"errors"
 	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
+	deltafifo "example.com/walkthrough/02-deltafifo"
 	indexer "example.com/walkthrough/03-indexer"
 )
 
@@ -29,52 +29,54 @@ type ListerWatcher interface {
 	Watch(options metav1.ListOptions) (watch.Interface, error)
 }
 
-// DeltaType says what happened to an object.
+// ListerWatcherWithContext is a ListerWatcher that also takes the
+// Reflector's context, so a LIST or WATCH in flight ends with the
+// informer. The pipeline uses these methods when it finds them.
 //
-// client-go: tools/cache/delta_fifo.go (DeltaType)
-type DeltaType string
+// client-go: tools/cache/listwatch.go (ListerWatcherWithContext)
+type ListerWatcherWithContext interface {
+	ListWithContext(ctx context.Context, options metav1.ListOptions) (runtime.Object, error)
+	WatchWithContext(ctx context.Context, options metav1.ListOptions) (watch.Interface, error)
+}
+
+// The deltas are chapter 02's, under this chapter's names: the same
+// types, so what a FIFO pops reaches HandleDeltas without a conversion.
+//
+// client-go: tools/cache/delta_fifo.go (DeltaType, Delta, Deltas) and
+// tools/cache/the_real_fifo.go (ReplacedAllInfo, SyncAllInfo, BookmarkInfo)
+type (
+	// DeltaType says what happened to an object.
+	DeltaType = deltafifo.DeltaType
+	// Delta is one change. Object is the object, a DeletedFinalStateUnknown
+	// tombstone (for Deleted), or one of the Info types below.
+	Delta = deltafifo.Delta
+	// Deltas is what one Pop hands over: the changes to one object, oldest
+	// first (one change at a time with a RealFIFO).
+	Deltas = deltafifo.Deltas
+	// ReplacedAllInfo is the Object of a ReplacedAll delta: a full relist.
+	ReplacedAllInfo = deltafifo.ReplacedAllInfo
+	// SyncAllInfo is the Object of a SyncAll delta: resync everything cached.
+	SyncAllInfo = deltafifo.SyncAllInfo
+	// BookmarkInfo is the Object of a Bookmark delta.
+	BookmarkInfo = deltafifo.BookmarkInfo
+)
 
 const (
-	Added    DeltaType = "Added"
-	Updated  DeltaType = "Updated"
-	Deleted  DeltaType = "Deleted"
-	Replaced DeltaType = "Replaced" // the object was in a relist
-	Sync     DeltaType = "Sync"     // a periodic resync of a cached object
+	Added    = deltafifo.Added
+	Updated  = deltafifo.Updated
+	Deleted  = deltafifo.Deleted
+	Replaced = deltafifo.Replaced // the object was in a relist
+	Sync     = deltafifo.Sync     // a periodic resync of a cached object
 	// The atomic RealFIFO (client-go's default) turns a whole relist into
 	// one ReplacedAll and a whole resync into one SyncAll, and passes
 	// watch bookmarks on as Bookmark.
-	ReplacedAll DeltaType = "ReplacedAll"
-	SyncAll     DeltaType = "SyncAll"
-	Bookmark    DeltaType = "Bookmark"
+	ReplacedAll = deltafifo.ReplacedAll
+	SyncAll     = deltafifo.SyncAll
+	Bookmark    = deltafifo.Bookmark
 )
 
-// Delta is one change. Object is the object, a DeletedFinalStateUnknown
-// tombstone (for Deleted), or one of the Info types below.
-//
-// client-go: tools/cache/delta_fifo.go (Delta)
-type Delta struct {
-	Type   DeltaType
-	Object any
-}
-
-// Deltas is what one Pop hands over: the changes to one object, oldest
-// first (one change at a time with a RealFIFO).
-type Deltas []Delta
-
-// ReplacedAllInfo is the Object of a ReplacedAll delta: a full relist.
-type ReplacedAllInfo struct {
-	ResourceVersion string
-	Objects         []any
-}
-
-// SyncAllInfo is the Object of a SyncAll delta: resync everything cached.
-type SyncAllInfo struct{}
-
-// BookmarkInfo is the Object of a Bookmark delta.
-type BookmarkInfo struct{ ResourceVersion string }
-
 // ErrFIFOClosed is what Pop returns once the queue is closed and empty.
-var ErrFIFOClosed = errors.New("DeltaFIFO: manipulating with closed queue")
+var ErrFIFOClosed = deltafifo.ErrFIFOClosed
 
 // PopProcessFunc handles what one Pop took. isInInitialList is true while
 // the queue has not yet handed over all of its first list.
@@ -106,10 +108,37 @@ type Reflector interface {
 	LastSyncResourceVersion() string
 }
 
+// BatchQueue is a Queue that can also hand over a run of deltas, each for
+// a different key, in one call (chapter 02's RealFIFO).
+//
+// client-go: tools/cache/controller.go (the batch queue the controller looks for)
+type BatchQueue interface {
+	Queue
+	// PopBatch is Pop for a run: two or more deltas go to processBatch
+	// in one call, a lone one to processSingle.
+	PopBatch(processBatch, processSingle PopProcessFunc) error
+}
+
+// Path chooses how an informer fills and drains its queue.
+type Path int
+
+const (
+	// TodaysPath is client-go v0.37's default: a streaming list
+	// (WatchList) that falls back to list+watch when the server cannot
+	// stream, an atomic RealFIFO, and pops in batches.
+	TodaysPath Path = iota
+	// ClassicPath is the informer as it was for a decade: list+watch,
+	// a DeltaFIFO, one pop at a time.
+	ClassicPath
+)
+
 // FIFOKind chooses the queue between the Reflector and HandleDeltas.
 type FIFOKind int
 
 const (
+	// DefaultFIFO is the path's own queue: an AtomicRealFIFO on today's
+	// path, a DeltaFIFO on the classic one.
+	DefaultFIFO FIFOKind = iota
 	// AtomicRealFIFO is client-go's default: one delta per event, in
 	// arrival order, with relists and resyncs as single atomic entries.
 	AtomicRealFIFO FIFOKind = iota
@@ -139,6 +168,9 @@ type PipelineConfig struct {
 	ListerWatcher ListerWatcher
 	ObjectType    runtime.Object
 	FIFO          FIFOKind
+	// WatchList starts each list with a streaming list, unless the
+	// ListerWatcher says it cannot (IsWatchListSemanticsUnSupported).
+	WatchList bool
 	// KnownObjects is the informer's cache; the non-atomic FIFOs read it
 	// to find deletions on a relist and the objects to resync.
 	KnownObjects indexer.Indexer
@@ -147,6 +179,8 @@ type PipelineConfig struct {
 	ResyncPeriod      time.Duration
 	ShouldResync      func() bool
 	WatchErrorHandler WatchErrorHandler
+	// Tracer, when set, hears each stage; see Tracer.
+	Tracer *Tracer
 }
 
 // NewPipelineFunc builds the Reflector and Queue of one informer.

@@ -50,8 +50,13 @@ func main() {
 	kubeconfig := flag.String("kubeconfig", "", "run against this cluster instead of the embedded fake one")
 	pause = flag.Duration("pause", 300*time.Millisecond, "pause between steps, to read the trace as it goes")
 	simulate := flag.Bool("simulate-deployments", true, "play the Deployment controller (make Deployments report their replicas available); the embedded cluster and the local control plane have none")
+	mode := flag.String("mode", "today", `the informers' path: "today" (WatchList, atomic RealFIFO, batch pops) or "classic" (LIST then WATCH, DeltaFIFO, one pop at a time)`)
 	flag.Parse()
-	if err := run(os.Stdout, *kubeconfig, *simulate); err != nil {
+	if *mode != "today" && *mode != "classic" {
+		fmt.Fprintf(os.Stderr, "demo: -mode is %q; use today or classic (make demo MODE=classic)\n", *mode)
+		os.Exit(2)
+	}
+	if err := run(os.Stdout, *kubeconfig, *simulate, *mode == "classic"); err != nil {
 		fmt.Fprintln(os.Stderr, "demo:", err)
 		os.Exit(1)
 	}
@@ -67,7 +72,7 @@ type world struct {
 	injectCo func() // makes the next status update conflict; nil on a real cluster
 }
 
-func run(out io.Writer, kubeconfig string, simulate bool) error {
+func run(out io.Writer, kubeconfig string, simulate, classic bool) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	w, err := connect(ctx, kubeconfig)
@@ -78,7 +83,7 @@ func run(out io.Writer, kubeconfig string, simulate bool) error {
 	p.banner(w.where)
 
 	// The machinery: chapter 01–05 parts, traced at every stage.
-	wiring := ours.New(w.kube, w.walk, ours.Options{Trace: p.trace})
+	wiring := ours.New(w.kube, w.walk, ours.Options{Trace: p.trace, Classic: classic})
 	c := controller.New(controller.Config{
 		Rollouts:         wiring.Rollouts(),
 		Deployments:      wiring.Deployments(),
@@ -97,7 +102,11 @@ func run(out io.Writer, kubeconfig string, simulate bool) error {
 	}
 	runCtx, stop := context.WithCancel(ctx)
 	defer stop()
-	p.section("Start: informers list and watch, 2 workers wait for the caches")
+	if classic {
+		p.section("Start: classic informers (LIST+WATCH, DeltaFIFO, single pops); workers wait")
+	} else {
+		p.section("Start: today's informers (WatchList or LIST, batch pops); workers wait")
+	}
 	wiring.Start(runCtx)
 	runDone := make(chan error, 1)
 	go func() { runDone <- c.Run(runCtx, 2) }()

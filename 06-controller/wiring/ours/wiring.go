@@ -42,6 +42,10 @@ type Options struct {
 	Resync time.Duration
 	// Trace, when set, hears each stage a change passes through.
 	Trace func(stage, key, message string)
+	// Classic runs the informers on chapter 04's classic path (list+watch,
+	// DeltaFIFO, one pop at a time) instead of today's (WatchList, atomic
+	// RealFIFO, batch pops).
+	Classic bool
 }
 
 // Handlers are the controller's informer handlers.
@@ -79,7 +83,7 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 	}
 	w.factory = processor.NewSharedInformerFactory(opts.Resync)
 	rolloutsLW := &clientListWatch{
-		resource: "rollouts", trace: w.trace,
+		client: walk,
 		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return walk.WalkthroughV1alpha1().Rollouts(metav1.NamespaceAll).List(ctx, o)
 		},
@@ -88,7 +92,7 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 		},
 	}
 	deploymentsLW := &clientListWatch{
-		resource: "deployments", trace: w.trace,
+		client: kube,
 		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
 			return kube.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, o)
 		},
@@ -96,18 +100,22 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 			return kube.AppsV1().Deployments(metav1.NamespaceAll).Watch(ctx, o)
 		},
 	}
-	newInformer := func(lw *clientListWatch, example runtime.Object) processor.NewInformerFunc {
+	path := processor.TodaysPath
+	if opts.Classic {
+		path = processor.ClassicPath
+	}
+	newInformer := func(resource string, lw *clientListWatch, example runtime.Object) processor.NewInformerFunc {
 		return func(resync time.Duration) *processor.SharedIndexInformer {
-			return processor.NewSharedIndexInformerWithOptions(&lwBridge{lw: lw}, example, processor.SharedIndexInformerOptions{
+			return processor.NewSharedIndexInformerWithOptions(lw, example, processor.SharedIndexInformerOptions{
 				ResyncPeriod: resync,
 				Indexers:     indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc},
-				FIFO:         processor.AtomicRealFIFO,
-				NewPipeline:  newPipeline(lw.resource, w.trace),
+				Path:         path,
+				Tracer:       newTracer(resource, w.trace),
 			})
 		}
 	}
-	w.rollouts = w.factory.InformerFor(&v1alpha1.Rollout{}, newInformer(rolloutsLW, &v1alpha1.Rollout{}))
-	w.deployments = w.factory.InformerFor(&appsv1.Deployment{}, newInformer(deploymentsLW, &appsv1.Deployment{}))
+	w.rollouts = w.factory.InformerFor(&v1alpha1.Rollout{}, newInformer("rollouts", rolloutsLW, &v1alpha1.Rollout{}))
+	w.deployments = w.factory.InformerFor(&appsv1.Deployment{}, newInformer("deployments", deploymentsLW, &appsv1.Deployment{}))
 	w.queue = workqueue.NewTypedRateLimitingQueueWithConfig(NewRateLimiter(),
 		workqueue.TypedRateLimitingQueueConfig[string]{Name: "rollouts"})
 	return w

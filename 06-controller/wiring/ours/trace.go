@@ -1,0 +1,63 @@
+package ours
+
+import (
+	"fmt"
+
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	processor "example.com/walkthrough/04-processor"
+)
+
+// newTracer turns what chapter 04's pipeline reports about one resource
+// into the demo's trace lines: the Reflector's lists (a LIST, or the end
+// of a WatchList's initial events) and watch events, the FIFO's writes,
+// and each pop (or batch of pops) on its way into the Indexer and the
+// handlers.
+func newTracer(resource string, trace func(stage, key, message string)) *processor.Tracer {
+	return &processor.Tracer{
+		Listed: func(items []runtime.Object, rv string) {
+			trace(StageReflector, "", fmt.Sprintf("LIST %s: %d items at rv %s", resource, len(items), rv))
+		},
+		Watched: func(ev watch.Event) {
+			if ev.Type == watch.Error {
+				return
+			}
+			if ev.Type == watch.Bookmark {
+				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+					trace(StageReflector, "", fmt.Sprintf("WatchList %s: initial events end at rv %s", resource, m.GetResourceVersion()))
+				}
+				return
+			}
+			if m, err := meta.Accessor(ev.Object); err == nil {
+				trace(StageReflector, keyOf(m), fmt.Sprintf("watch %s %s rv=%s", ev.Type, resource, m.GetResourceVersion()))
+			}
+		},
+		Queued: func(d processor.Delta) {
+			switch info := d.Object.(type) {
+			case processor.ReplacedAllInfo:
+				trace(StageFIFO, "", fmt.Sprintf("queue the list of %s: %d items", resource, len(info.Objects)))
+			default:
+				if m, err := meta.Accessor(d.Object); err == nil {
+					trace(StageFIFO, keyOf(m), fmt.Sprintf("queue %s %s", d.Type, resource))
+				}
+			}
+		},
+		Popped: func(deltas processor.Deltas, batch bool) {
+			if batch {
+				trace(StageIndexer, "", fmt.Sprintf("pop a batch of %d %s: store them all, then notify handlers", len(deltas), resource))
+			}
+			for _, d := range deltas {
+				if m, err := meta.Accessor(d.Object); err == nil {
+					trace(StageIndexer, keyOf(m), fmt.Sprintf("pop %s %s: store it, notify handlers", d.Type, resource))
+				} else if d.Type == processor.ReplacedAll {
+					trace(StageIndexer, "", fmt.Sprintf("pop ReplacedAll %s: store the list, notify handlers", resource))
+				}
+			}
+		},
+	}
+}
+
+func keyOf(m metav1.Object) string { return m.GetNamespace() + "/" + m.GetName() }

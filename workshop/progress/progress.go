@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -80,6 +81,9 @@ type Options struct {
 	// runner uses that to build a chapter on the learner's own earlier
 	// chapters.
 	Files map[string][]byte
+	// Race runs the tests under the race detector: the learner's runner
+	// does for a chapter with stress tests, where a data race is a bug.
+	Race bool
 }
 
 // CheckWith is Check with the implementation and overlay chosen by opts.
@@ -92,7 +96,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, "-run", "^TestScenarios$", ".")
+	args := []string{"-run", "^(TestScenarios|TestStress)$", "."}
+	if opts.Race {
+		args = append([]string{"-race"}, args...)
+	}
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, args...)
 	if err != nil {
 		return nil, err
 	}
@@ -100,6 +108,14 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	tagged, err := scenariosByExercise(c.Dir)
 	if err != nil {
 		return nil, err
+	}
+	for test := range res.Passed {
+		if id, ok := scenario.StressExercise(test); ok {
+			tagged[id] = append(tagged[id], test)
+		}
+	}
+	for _, tests := range tagged {
+		sort.Strings(tests)
 	}
 	for _, ex := range exercises {
 		out.Exercises = append(out.Exercises, judge(c.Name, ex, tagged[ex.ID], res))

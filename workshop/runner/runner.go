@@ -30,6 +30,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"time"
 
@@ -199,7 +200,9 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // run checks a chapter: your exercise copy, on your earlier chapters when
 // r.Mine is set.
 func (r *Runner) run(c chapters.Chapter) (*progress.Chapter, error) {
-	opts := progress.Options{}
+	// Stress tests exist to find races: run them under the detector.
+	_, err := os.Stat(filepath.Join(c.Dir, "stress_test.go"))
+	opts := progress.Options{Race: err == nil}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {

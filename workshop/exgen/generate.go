@@ -26,8 +26,9 @@ const ExerciseDir = "exercise"
 //     the same adapter pointed at the exercise package, so the chapter's
 //     tests can run the learner's copy with WALKTHROUGH_IMPL=exercise.
 //
-// `make exercises` stubs every exercise; the tests of the tests stub one at
-// a time to prove each exercise is checked by some scenario.
+// `make exercises` stubs the core track (CoreStubs); the runner's `deep`
+// and `blank` stub every exercise (StubAll); the tests of the tests stub
+// one at a time to prove each exercise is checked by some scenario.
 func Generate(chapterDir string, stub func(id int) bool) (map[string][]byte, error) {
 	files, exercises, err := readPackage(chapterDir)
 	if err != nil {
@@ -52,8 +53,32 @@ func Generate(chapterDir string, stub func(id int) bool) (map[string][]byte, err
 	return out, nil
 }
 
-// StubAll is the stub set of the learner's copy: every exercise.
+// StubAll stubs every exercise of both tracks: the deep track's copy.
 func StubAll(int) bool { return true }
+
+// CoreStubs is the stub set of the committed copy, the core track: its
+// exercises are stubbed, while deep ones keep the reference code until
+// the learner takes them on (`workshop deep`).
+func CoreStubs(chapterDir string) (func(int) bool, error) {
+	list, err := Exercises(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	core := map[int]bool{}
+	for _, e := range list {
+		core[e.ID] = e.Track == TrackCore
+	}
+	return func(id int) bool { return core[id] }, nil
+}
+
+// GenerateCore is Generate with the committed copy's stubs (CoreStubs).
+func GenerateCore(chapterDir string) (map[string][]byte, error) {
+	stub, err := CoreStubs(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	return Generate(chapterDir, stub)
+}
 
 // stubFile writes one exercise-copy file.
 func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub func(int) bool) ([]byte, error) {

@@ -15,7 +15,7 @@ import (
 // whatever is there: callers that may meet a learner's work check
 // Guarded first.
 func Write(chapterDir string) error {
-	files, err := Generate(chapterDir, StubAll)
+	files, err := GenerateCore(chapterDir)
 	if err != nil {
 		return err
 	}
@@ -45,7 +45,7 @@ func WriteFiles(chapterDir string, files map[string][]byte) error {
 // files whose content differs, that are missing, or that should not be
 // there. An empty list means the committed copy is current.
 func Stale(chapterDir string) ([]string, error) {
-	files, err := Generate(chapterDir, StubAll)
+	files, err := GenerateCore(chapterDir)
 	if err != nil {
 		return nil, err
 	}
@@ -159,7 +159,7 @@ func generateCommitted(chapterDir string) map[string][]byte {
 			return nil
 		}
 	}
-	files, err := Generate(dir, StubAll)
+	files, err := GenerateCore(dir)
 	if err != nil {
 		return nil
 	}

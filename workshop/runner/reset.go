@@ -39,7 +39,12 @@ func (r *Runner) Reset(chapter string, id int) error {
 		}
 		what = fmt.Sprintf("your whole copy of %s", c.Name)
 	}
+	// One exercise goes back to its stub, whatever its track; the whole
+	// chapter goes back to the committed copy, the core track.
 	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if id == 0 {
+		gen, err = exgen.GenerateCore(c.Dir)
+	}
 	if err != nil {
 		return err
 	}

@@ -87,7 +87,7 @@ func run(out io.Writer, check, force bool, args []string) error {
 // the generator did not write; with force it backs those up first. It
 // reports whether it wrote.
 func write(out io.Writer, root string, c chapters.Chapter, force bool) (bool, error) {
-	files, err := exgen.Generate(c.Dir, exgen.StubAll)
+	files, err := exgen.GenerateCore(c.Dir)
 	if err != nil {
 		return false, err
 	}

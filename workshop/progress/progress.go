@@ -13,7 +13,6 @@ import (
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
-	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -49,6 +48,9 @@ type Chapter struct {
 	Chapter   chapters.Chapter
 	Exercises []Exercise
 	Build     string // compiler output when the exercise copy does not build
+	// Tests maps each scenario and stress test (its full test name) to
+	// whether it passed.
+	Tests map[string]bool
 }
 
 // Done counts the exercises that pass.
@@ -96,11 +98,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	args := []string{"-run", "^(TestScenarios|TestStress)$", "."}
-	if opts.Race {
-		args = append([]string{"-race"}, args...)
-	}
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, args...)
+	res, err := runTests(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, opts.Race)
 	if err != nil {
 		return nil, err
 	}
@@ -109,14 +107,13 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	for test := range res.Passed {
-		if id, ok := scenario.StressExercise(test); ok {
-			tagged[id] = append(tagged[id], test)
-		}
+	for id, tests := range stressTests(res.Result) {
+		tagged[id] = append(tagged[id], tests...)
 	}
 	for _, tests := range tagged {
 		sort.Strings(tests)
 	}
+	out.Tests = res.Passed
 	for _, ex := range exercises {
 		out.Exercises = append(out.Exercises, judge(c.Name, ex, tagged[ex.ID], res))
 	}
@@ -154,7 +151,7 @@ var (
 )
 
 // judge decides one exercise's status from the scenarios that check it.
-func judge(chapter string, ex exgen.Exercise, tests []string, res *gotest.Result) Exercise {
+func judge(chapter string, ex exgen.Exercise, tests []string, res *runs) Exercise {
 	e := Exercise{Exercise: ex, Status: Pass}
 	if res.Build != "" {
 		return Exercise{Exercise: ex, Status: Fail, Report: res.Build}
@@ -170,13 +167,17 @@ func judge(chapter string, ex exgen.Exercise, tests []string, res *gotest.Result
 		}
 		report := res.Output[test]
 		m := notDone.FindStringSubmatch(report)
-		if m == nil && res.Crash != "" {
+		crash := res.CrashOf[test]
+		if !ran {
+			crash = res.Crash
+		}
+		if m == nil && crash != "" {
 			// The binary stopped: this test crashed, or never ran because
 			// another did. Either way the stub that panicked is in the way.
-			if m = crashNotDone.FindStringSubmatch(res.Crash); m != nil {
+			if m = crashNotDone.FindStringSubmatch(crash); m != nil {
 				report = crashReport(report, m[1], m[2], ran)
 			} else if !ran {
-				report = fmt.Sprintf("This scenario did not run: the test binary stopped at\n%s", res.Crash)
+				report = fmt.Sprintf("This scenario did not run: the test binary stopped at\n%s", crash)
 			}
 		}
 		status, blocker, blockerChapter := Fail, 0, ""

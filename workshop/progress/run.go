@@ -1,0 +1,98 @@
+package progress
+
+import (
+	"regexp"
+	"sort"
+	"strings"
+
+	"example.com/walkthrough/workshop/gotest"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// runs is the merged outcome of the test runs one check takes.
+type runs struct {
+	*gotest.Result
+	// CrashOf maps a test that was running when the test binary stopped
+	// to the "panic: ..." line that stopped it.
+	CrashOf map[string]string
+}
+
+// runTests runs the chapter's scenarios and stress tests. A stub's panic
+// raised in a goroutine of the code under test (an informer's, a queue's)
+// stops the whole test binary, leaving every later scenario without a
+// result; so the tests run again, skipping each scenario that has one,
+// until a run ends without a crash or gets no further. Every scenario is
+// then judged on its own, whatever crashed before it.
+func runTests(dir string, env []string, files map[string][]byte, race bool) (*runs, error) {
+	all := &runs{Result: &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true}, CrashOf: map[string]string{}}
+	var done []string
+	for {
+		args := []string{"-run", "^(TestScenarios|TestStress)$"}
+		if race {
+			args = append([]string{"-race"}, args...)
+		}
+		if len(done) > 0 {
+			args = append(args, "-skip", skipScenarios(done))
+		}
+		res, err := gotest.Run(dir, env, files, append(args, ".")...)
+		if err != nil {
+			return nil, err
+		}
+		if res.Build != "" {
+			return &runs{Result: res, CrashOf: map[string]string{}}, nil
+		}
+		further := false
+		for test, passed := range res.Passed {
+			if _, seen := all.Passed[test]; !seen && isScenario(test) {
+				further = true
+			}
+			all.Passed[test] = passed
+			all.Output[test] = res.Output[test]
+			// The test that was running when the binary stopped failed
+			// without a "--- FAIL" line of its own.
+			if !passed && res.Crash != "" && !strings.Contains(res.Output[test], "--- FAIL") {
+				all.CrashOf[test] = res.Crash
+			}
+		}
+		all.OK = all.OK && res.OK
+		if all.Crash == "" {
+			all.Crash = res.Crash
+		}
+		if res.Crash == "" || !further {
+			return all, nil
+		}
+		done = done[:0]
+		for test := range all.Passed {
+			if isScenario(test) {
+				done = append(done, test)
+			}
+		}
+	}
+}
+
+// isScenario reports whether test names one scenario file's subtest.
+func isScenario(test string) bool {
+	rest, ok := strings.CutPrefix(test, "TestScenarios/")
+	return ok && !strings.Contains(rest, "/")
+}
+
+// skipScenarios is a -skip pattern for the scenario subtests named.
+func skipScenarios(tests []string) string {
+	var names []string
+	for _, t := range tests {
+		names = append(names, regexp.QuoteMeta(strings.TrimPrefix(t, "TestScenarios/")))
+	}
+	sort.Strings(names)
+	return "^TestScenarios$/^(" + strings.Join(names, "|") + ")$"
+}
+
+// stressTests lists, by exercise, the stress tests that ran.
+func stressTests(res *gotest.Result) map[int][]string {
+	byID := map[int][]string{}
+	for test := range res.Passed {
+		if id, ok := scenario.StressExercise(test); ok {
+			byID[id] = append(byID[id], test)
+		}
+	}
+	return byID
+}

@@ -41,6 +41,11 @@ type Exercise struct {
 	BlockerChapter string
 	Test           string // the first scenario that did not pass
 	Report         string // what that scenario printed
+	// Runs lists the exercises of this chapter whose code Test runs
+	// (from the chapter's blame file), the exercise itself included.
+	Runs []int
+
+	tests []string // the scenarios and stress tests that check it
 }
 
 // Chapter is one chapter's result.
@@ -114,8 +119,22 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		sort.Strings(tests)
 	}
 	out.Tests = res.Passed
+	blame, err := LoadBlame(c.Dir)
+	if err != nil {
+		return nil, err
+	}
 	for _, ex := range exercises {
-		out.Exercises = append(out.Exercises, judge(c.Name, ex, tagged[ex.ID], res))
+		e := judge(c.Name, ex, tagged[ex.ID], res)
+		e.tests = tagged[ex.ID]
+		out.Exercises = append(out.Exercises, e)
+	}
+	if res.Build == "" {
+		blameBlockers(c.Name, out.Exercises, blame, res.Passed)
+	}
+	for i := range out.Exercises {
+		if e := &out.Exercises[i]; e.Test != "" {
+			e.Runs = blame[e.Test]
+		}
 	}
 	return out, nil
 }

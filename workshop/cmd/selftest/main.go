@@ -4,7 +4,15 @@
 //   - with only exercise k stubbed, exercise k fails and every other
 //     exercise passes or is blocked by k: each exercise is checked by some
 //     scenario, and the copy is otherwise the reference;
+//   - unlock order: with exercises 1..N from the reference and the rest
+//     stubbed, every exercise up to N passes, for every N;
+//   - blame: the tests that fail with exercise k alone stubbed are exactly
+//     those whose line in testdata/blame.txt names k, and no test runs
+//     the code of an exercise numbered after the one it checks;
 //   - every known-bug mutant in testdata/mutants is caught by some test.
+//
+// With -record it measures the blame file instead of checking it, and
+// writes it (run it after renumbering exercises or adding scenarios).
 //
 // It checks the generated copy through go build overlays, so your own
 // work in exercise/ is never touched or consulted.
@@ -13,7 +21,7 @@
 // reference code inside exercise regions, per track, and fails when core
 // and deep together cover less than -min percent of a chapter.
 //
-//	go run ./workshop/cmd/selftest [-coverage [-min 60]] [chapter ...]
+//	go run ./workshop/cmd/selftest [-record | -coverage [-min 60]] [chapter ...]
 package main
 
 import (
@@ -39,6 +47,7 @@ type check struct {
 
 func main() {
 	coverage := flag.Bool("coverage", false, "print each chapter's share of code inside exercise regions, per track, instead of testing")
+	record := flag.Bool("record", false, "measure and write each chapter's testdata/blame.txt instead of checking it")
 	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
 	flag.Parse()
 	root, err := chapters.Root()
@@ -56,14 +65,22 @@ func main() {
 		return
 	}
 	var checks []check
+	var blames []*blameRun
 	for _, c := range list {
-		cs, err := chapterChecks(c)
+		cs, b, err := chapterChecks(c, *record)
 		if err != nil {
 			fail(err)
 		}
 		checks = append(checks, cs...)
+		if b != nil {
+			blames = append(blames, b)
+		}
 	}
 	results := runAll(checks, 2)
+	for _, b := range blames {
+		checks = append(checks, check{name: b.c.Name + ": " + b.what()})
+		results = append(results, b.finish())
+	}
 	passed, failed := 0, 0
 	for i, c := range checks {
 		if results[i] == "" {
@@ -136,23 +153,34 @@ func runAll(checks []check, n int) []string {
 	return results
 }
 
-func chapterChecks(c chapters.Chapter) ([]check, error) {
+func chapterChecks(c chapters.Chapter, record bool) ([]check, *blameRun, error) {
 	exercises, err := exgen.Exercises(c.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	mutants, err := mutant.Load(c.Dir)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	var checks []check
+	var blame *blameRun
 	if len(exercises) > 0 {
-		checks = append(checks, check{c.Name + ": the untouched exercise copy fails every exercise", func() string {
+		if blame, err = newBlameRun(c, exercises, record); err != nil {
+			return nil, nil, err
+		}
+		checks = append(checks, check{c.Name + ": the blank copy (every exercise stubbed) fails every exercise", func() string {
 			return untouched(c)
+		}}, check{c.Name + ": the committed copy (the core track) fails every core exercise", func() string {
+			return coreCopy(c, exercises)
 		}})
 		for _, ex := range exercises {
 			checks = append(checks, check{fmt.Sprintf("%s: exercise %d alone stubbed is caught (%s)", c.Name, ex.ID, ex.Title), func() string {
-				return onlyStub(c, ex.ID)
+				return onlyStub(c, ex.ID, blame)
+			}})
+		}
+		for n := 1; n < len(exercises); n++ {
+			checks = append(checks, check{fmt.Sprintf("%s: exercises 1-%d pass with %d-%d stubbed (unlock order)", c.Name, n, n+1, len(exercises)), func() string {
+				return unlocked(c, n)
 			}})
 		}
 	}
@@ -161,7 +189,7 @@ func chapterChecks(c chapters.Chapter) ([]check, error) {
 			return caught(c, m)
 		}})
 	}
-	return checks, nil
+	return checks, blame, nil
 }
 
 // generated returns the exercise copy with the given stubs, plus deletions
@@ -208,18 +236,56 @@ func untouched(c chapters.Chapter) string {
 	return strings.Join(wrong, "\n")
 }
 
-func onlyStub(c chapters.Chapter, id int) string {
+func onlyStub(c chapters.Chapter, id int, blame *blameRun) string {
 	res, why := checkCopy(c, func(n int) bool { return n == id })
 	if res == nil {
 		return why
 	}
+	blame.failed(id, res.Tests)
 	var wrong []string
 	for _, e := range res.Exercises {
 		switch {
 		case e.ID == id && e.Status != progress.NotStarted:
 			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with its stub in place; no scenario reaches it", id, e.Status))
-		case e.ID != id && e.Status != progress.Pass && !(e.Status == progress.Blocked && e.Blocker == id && e.BlockerChapter == c.Name):
+		case e.ID != id && e.Status != progress.Pass && !(e.Status == progress.Blocked && e.BlockerChapter == c.Name):
 			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with the reference code in place:\n%s", e.ID, e.Status, e.Report))
+		}
+	}
+	return strings.Join(wrong, "\n")
+}
+
+// coreCopy checks the copy a learner starts from: the core track's
+// exercises stubbed, the deep track's still the reference.
+func coreCopy(c chapters.Chapter, exercises []exgen.Exercise) string {
+	stub, err := exgen.CoreStubs(c.Dir)
+	if err != nil {
+		return err.Error()
+	}
+	res, why := checkCopy(c, stub)
+	if res == nil {
+		return why
+	}
+	var wrong []string
+	for _, e := range res.Exercises {
+		if e.Track == exgen.TrackCore && (e.Status == progress.Pass || e.Status == progress.Unchecked) {
+			wrong = append(wrong, fmt.Sprintf("exercise %d is %s with its stub in place", e.ID, e.Status))
+		}
+	}
+	return strings.Join(wrong, "\n")
+}
+
+// unlocked checks the unlock order at n: a learner who has done exercises
+// 1..n, and nothing after, sees all of them pass.
+func unlocked(c chapters.Chapter, n int) string {
+	res, why := checkCopy(c, func(id int) bool { return id > n })
+	if res == nil {
+		return why
+	}
+	var wrong []string
+	for _, e := range res.Exercises {
+		if e.ID <= n && e.Status != progress.Pass {
+			wrong = append(wrong, fmt.Sprintf("exercise %d is %s although exercises 1-%d are done; it needs a later one.\n"+
+				"Renumber the exercises (or retag %s) so that none needs a later one.\n%s", e.ID, e.Status, n, e.Test, e.Report))
 		}
 	}
 	return strings.Join(wrong, "\n")

@@ -1,0 +1,154 @@
+package main
+
+import (
+	"fmt"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// blameRun collects, while the "exercise k alone stubbed" checks run, the
+// tests each stub makes fail, then checks the chapter's blame file against
+// them (or, with -record, writes it).
+type blameRun struct {
+	c      chapters.Chapter
+	record bool
+	file   progress.Blame
+	tagged map[string][]int // test → the exercises its header names
+
+	mu      sync.Mutex
+	measure progress.Blame // test → the exercises whose stub made it fail
+	tests   map[string]bool
+	missing []int // exercises whose run gave no result
+	ran     int
+}
+
+func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*blameRun, error) {
+	file, err := progress.LoadBlame(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, tagged: map[string][]int{}}
+	for _, e := range exercises {
+		b.missing = append(b.missing, e.ID)
+	}
+	files, err := scenarioFiles(c)
+	if err != nil {
+		return nil, err
+	}
+	for test, f := range files {
+		b.tagged[test] = f.Exercises
+	}
+	return b, nil
+}
+
+// failed records the tests that failed with exercise id alone stubbed.
+func (b *blameRun) failed(id int, tests map[string]bool) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.missing = slices.DeleteFunc(b.missing, func(n int) bool { return n == id })
+	for test, passed := range tests {
+		if !isLeaf(test) {
+			continue
+		}
+		b.tests[test] = true
+		if !passed {
+			b.measure[test] = append(b.measure[test], id)
+		}
+		if id, ok := scenario.StressExercise(test); ok {
+			b.tagged[test] = []int{id}
+		}
+	}
+}
+
+func (b *blameRun) what() string {
+	if b.record {
+		return "wrote " + progress.BlameFile
+	}
+	return progress.BlameFile + " names every exercise whose stub fails each test, and no later one"
+}
+
+// finish checks (or writes) the blame file once every run is in.
+func (b *blameRun) finish() string {
+	if len(b.missing) > 0 {
+		return fmt.Sprintf("no result for exercises %v (see their checks above)", b.missing)
+	}
+	for test := range b.tests {
+		if b.measure[test] == nil {
+			b.measure[test] = []int{}
+		}
+		slices.Sort(b.measure[test])
+	}
+	var wrong []string
+	if b.record {
+		if err := b.measure.Write(b.c.Dir); err != nil {
+			return err.Error()
+		}
+	} else {
+		for _, test := range sortedKeys(b.measure, b.file) {
+			got, want := b.measure[test], b.file[test]
+			if !slices.Equal(got, want) {
+				wrong = append(wrong, fmt.Sprintf("%s: stubbing exercises %v alone fails it; the file says %v", test, got, want))
+			}
+		}
+		if len(wrong) > 0 {
+			wrong = append(wrong, fmt.Sprintf("Measure it again: go run ./workshop/cmd/selftest -record %s", b.c.Number()))
+		}
+	}
+	for _, test := range sortedKeys(b.measure, nil) {
+		tag := slices.Max(append([]int{0}, b.tagged[test]...))
+		if runs := b.measure[test]; tag > 0 && len(runs) > 0 && runs[len(runs)-1] > tag {
+			wrong = append(wrong, fmt.Sprintf("%s checks exercise %d but runs the code of exercise %d, a later one: renumber, or tag it %d",
+				test, tag, runs[len(runs)-1], runs[len(runs)-1]))
+		}
+	}
+	return strings.Join(wrong, "\n")
+}
+
+func isLeaf(test string) bool {
+	if _, ok := scenario.StressExercise(test); ok {
+		return true
+	}
+	rest, ok := strings.CutPrefix(test, "TestScenarios/")
+	return ok && !strings.Contains(rest, "/")
+}
+
+func sortedKeys(a, b progress.Blame) []string {
+	seen := map[string]bool{}
+	for k := range a {
+		seen[k] = true
+	}
+	for k := range b {
+		seen[k] = true
+	}
+	var out []string
+	for k := range seen {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// scenarioFiles maps each scenario's test name to its header.
+func scenarioFiles(c chapters.Chapter) (map[string]*scenario.File, error) {
+	paths, err := filepath.Glob(filepath.Join(c.Dir, "testdata", "scenarios", "*.txt"))
+	if err != nil {
+		return nil, err
+	}
+	files := map[string]*scenario.File{}
+	for _, p := range paths {
+		f, err := scenario.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files["TestScenarios/"+strings.TrimSuffix(filepath.Base(p), ".txt")] = f
+	}
+	return files, nil
+}

@@ -1,0 +1,114 @@
+package progress
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+)
+
+// BlameFile is where a chapter records, for each scenario and stress
+// test, the exercises whose code it runs.
+const BlameFile = "testdata/blame.txt"
+
+// Blame maps a test (its full name, "TestScenarios/resync") to the
+// exercises of its own chapter whose code it runs, in order: stubbing any
+// one of them alone makes it fail. It is computed, never written by hand:
+// `go run ./workshop/cmd/selftest -record NN` measures it, and selftest
+// checks it still holds. Both the runner's "needs exercise N first" and
+// the order of the exercises come from it.
+type Blame map[string][]int
+
+// LoadBlame reads a chapter's blame file; a chapter without one has an
+// empty Blame, and the runner falls back on the panics it sees.
+func LoadBlame(chapterDir string) (Blame, error) {
+	b := Blame{}
+	f, err := os.Open(filepath.Join(chapterDir, BlameFile))
+	if os.IsNotExist(err) {
+		return b, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	for n := 1; sc.Scan(); n++ {
+		line := strings.TrimSpace(sc.Text())
+		if line == "" || strings.HasPrefix(line, "#") {
+			continue
+		}
+		test, ids, ok := strings.Cut(line, ":")
+		if !ok {
+			return nil, fmt.Errorf("%s:%d: want `test: id id ...`, got %q", BlameFile, n, line)
+		}
+		list := []int{}
+		for _, field := range strings.Fields(ids) {
+			id, err := strconv.Atoi(field)
+			if err != nil {
+				return nil, fmt.Errorf("%s:%d: want exercise numbers, got %q", BlameFile, n, field)
+			}
+			list = append(list, id)
+		}
+		b[strings.TrimSpace(test)] = list
+	}
+	return b, sc.Err()
+}
+
+// Write writes the blame file of a chapter.
+func (b Blame) Write(chapterDir string) error {
+	var s strings.Builder
+	s.WriteString("# The exercises whose code each test runs: stubbing any one of them alone\n" +
+		"# makes it fail. Measured by `go run ./workshop/cmd/selftest -record`, which\n" +
+		"# rewrites this file; selftest checks it. Do not edit by hand.\n")
+	tests := make([]string, 0, len(b))
+	for t := range b {
+		tests = append(tests, t)
+	}
+	sort.Strings(tests)
+	for _, t := range tests {
+		ids := slices.Clone(b[t])
+		slices.Sort(ids)
+		fmt.Fprintf(&s, "%s:", t)
+		for _, id := range ids {
+			fmt.Fprintf(&s, " %d", id)
+		}
+		s.WriteString("\n")
+	}
+	return os.WriteFile(filepath.Join(chapterDir, BlameFile), []byte(s.String()), 0o644)
+}
+
+// blameBlockers re-judges exercises that fail or are blocked inside their
+// own chapter from the blame file, so that "needs exercise N first" is the
+// same from run to run, whichever stub's panic came first: an exercise
+// whose failing test runs the code of another exercise that does not pass
+// waits for the first such exercise.
+func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool) {
+	status := map[int]Status{}
+	for _, e := range exercises {
+		status[e.ID] = e.Status
+	}
+	for i := range exercises {
+		e := &exercises[i]
+		if e.Status != Fail && !(e.Status == Blocked && e.BlockerChapter == chapter) {
+			continue
+		}
+		blocker := 0
+		for test, ok := range passed {
+			if ok || !slices.Contains(e.tests, test) {
+				continue
+			}
+			for _, id := range blame[test] {
+				if id != e.ID && status[id] != Pass && (blocker == 0 || id < blocker) {
+					blocker = id
+				}
+			}
+		}
+		if blocker != 0 {
+			e.Status, e.Blocker, e.BlockerChapter = Blocked, blocker, chapter
+		}
+	}
+}

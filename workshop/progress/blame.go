@@ -111,4 +111,20 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 			e.Status, e.Blocker, e.BlockerChapter = Blocked, blocker, chapter
 		}
 	}
+	// Point at the root of a chain: if 5 waits for 3 and 3 for 2, 5 waits
+	// for 2, the one to do first.
+	byID := map[int]*Exercise{}
+	for i := range exercises {
+		byID[exercises[i].ID] = &exercises[i]
+	}
+	for i := range exercises {
+		e := &exercises[i]
+		for range exercises {
+			b := byID[e.Blocker]
+			if e.Status != Blocked || e.BlockerChapter != chapter || b == nil || b.Status != Blocked {
+				break
+			}
+			e.Blocker, e.BlockerChapter = b.Blocker, b.BlockerChapter
+		}
+	}
 }

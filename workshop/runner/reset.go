@@ -95,6 +95,7 @@ func (r *Runner) Reset(chapter string, id int) error {
 				delete(s.Hints, k)
 			}
 		}
+		delete(s.Deep, c.Name)
 	}
 	if err := s.Save(r.Root); err != nil {
 		return err

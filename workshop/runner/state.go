@@ -18,6 +18,9 @@ type State struct {
 	Hints map[string]int `json:"hints,omitempty"`
 	// Current is the exercise watch is on.
 	Current *Position `json:"current,omitempty"`
+	// Deep lists the chapters you took the deep track of (deep, blank);
+	// reset of a whole chapter takes it off again.
+	Deep map[string]bool `json:"deep,omitempty"`
 	// Backups lists what reset saved, oldest first.
 	Backups []Backup `json:"backups,omitempty"`
 }
@@ -54,6 +57,9 @@ func LoadState(root string) *State {
 	}
 	if s.Hints == nil {
 		s.Hints = map[string]int{}
+	}
+	if s.Deep == nil {
+		s.Deep = map[string]bool{}
 	}
 	return s
 }

@@ -20,6 +20,9 @@ type result struct {
 	// fresh[id] is true when every function of exercise id in your copy
 	// is still the generated stub.
 	fresh map[int]bool
+	// offTrack counts the deep exercises left out of res: on the core
+	// track their code is the reference, written for you.
+	offTrack int
 }
 
 // notReady reports whether the chapter itself does not build, as opposed
@@ -131,6 +134,17 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 		}
 		out.fresh[e.ID] = fresh
 	}
+	if !r.onDeepTrack(out) {
+		core := res.Exercises[:0:0]
+		for _, e := range res.Exercises {
+			if e.Track == exgen.TrackDeep {
+				out.offTrack++
+				continue
+			}
+			core = append(core, e)
+		}
+		res.Exercises = core
+	}
 	return out, nil
 }
 
@@ -182,6 +196,9 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 func (r *Runner) row(x *result, e progress.Exercise) {
 	label, note := r.label(x, e)
 	text := e.Title
+	if e.Track == exgen.TrackDeep {
+		text = "[deep] " + text
+	}
 	if note != "" {
 		text += " " + note
 	}
@@ -213,6 +230,15 @@ func (r *Runner) header(x *result) {
 	r.printf("%-16s %s%s\n", x.c.Name, bar, note)
 }
 
+// offTrackNote says how many deep exercises the core track leaves out,
+// and how to take them on.
+func (r *Runner) offTrackNote(x *result) {
+	if x.offTrack > 0 {
+		r.say("                  ", fmt.Sprintf("+ %d deep exercises, written for you on the core track (take them on: %s)",
+			x.offTrack, r.cmd("deep", x.c.Number())))
+	}
+}
+
 // Status runs every chapter's scenarios against your copy and prints
 // where you stand, then the next step.
 func (r *Runner) Status() error {
@@ -238,6 +264,7 @@ func (r *Runner) Status() error {
 			for _, e := range x.res.Exercises {
 				r.row(x, e)
 			}
+			r.offTrackNote(x)
 		}
 		r.printf("\n")
 		if !x.notReady() {
@@ -356,6 +383,9 @@ func (r *Runner) Check(chapter string, id int) error {
 			r.row(x, e)
 		}
 	}
+	if id == 0 {
+		r.offTrackNote(x)
+	}
 	r.printf("\n")
 	if x.res.Build != "" {
 		r.buildFailed(x)
@@ -371,7 +401,9 @@ func (r *Runner) Check(chapter string, id int) error {
 	failed := false
 	for _, e := range x.res.Exercises {
 		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" {
-			r.printf("%s\n\n", report(e.Report))
+			r.printf("%s\n", report(e.Report))
+			r.runsNote(e)
+			r.printf("\n")
 			failed = true
 		}
 	}
@@ -428,6 +460,7 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			break
 		}
 		r.printf("%s\n", report(e.Report))
+		r.runsNote(e)
 	case progress.Blocked:
 		if e.BlockerChapter != x.c.Name {
 			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), r.checkCmd(x.c, e.ID))
@@ -438,6 +471,26 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		r.nextExercise(x, e)
 	}
 	return ErrNotAllPass
+}
+
+// runsNote names the other exercises whose code a failing scenario runs:
+// the divergence may be in any of them.
+func (r *Runner) runsNote(e progress.Exercise) {
+	var others []string
+	for _, id := range e.Runs {
+		if id != e.ID {
+			others = append(others, fmt.Sprint(id))
+		}
+	}
+	if len(others) == 0 {
+		return
+	}
+	list := strings.Join(others, ", ")
+	if n := len(others); n > 1 {
+		list = strings.Join(others[:n-1], ", ") + " and " + others[n-1]
+	}
+	r.say("  ", fmt.Sprintf("This scenario also runs your code of exercise%s %s: if they pass on their own, the divergence is most likely in exercise %d.",
+		map[bool]string{true: "s", false: ""}[len(others) > 1], list, e.ID))
 }
 
 func (r *Runner) nextExercise(x *result, e progress.Exercise) {

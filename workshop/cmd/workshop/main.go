@@ -11,6 +11,8 @@
 //	watch             re-run the current exercise every time you save
 //	reset CH [EX]     put a chapter, or one exercise, back as generated
 //	solution CH EX    the reference code, once your exercise passes
+//	deep CH           take on a chapter's deep track too
+//	blank CH          every exercise of both tracks stubbed at once
 //
 // The work is done by package runner; this file only reads the command line.
 package main
@@ -43,6 +45,12 @@ const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
   reset CH [EX]     put your copy of a chapter, or of one exercise, back as
                     generated (asks first, and keeps a backup)
   solution CH EX    the reference code of an exercise, once yours passes
+  deep CH           take on the deep track of chapter CH: the locking, loops
+                    and lifecycles the core track writes for you become
+                    exercises too (asks first, keeps a backup)
+  blank CH          build chapter CH from scratch: every exercise of both
+                    tracks stubbed at once (asks first, keeps a backup;
+                    reset CH puts the core track back)
 
 flags (before or after the command):
   --mine            build each chapter on your own earlier chapters instead of
@@ -141,6 +149,15 @@ func run(args []string, stdout, stderr io.Writer) int {
 			}
 			if err == nil {
 				err = r.Reset(words[0], id)
+			}
+		}
+	case "deep", "blank":
+		err = want(words, 1, 1, cmd+" CH")
+		if err == nil {
+			if cmd == "deep" {
+				err = r.Deep(words[0])
+			} else {
+				err = r.Blank(words[0])
 			}
 		}
 	case "watch":

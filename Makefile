@@ -15,7 +15,7 @@ chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-demo: ## Run the sample controller with a live trace (CLUSTER=local for a real API server).
+demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API server; MINE=1: on your own components).
 	@$(MAKE) --no-print-directory demo-run
 
 test: check-format vet exercises-check generated-check ## Everything CI checks: format, vet, exercises, -race tests on reference and client-go, tests of the tests.

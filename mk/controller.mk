@@ -2,6 +2,7 @@
 # Included by the root Makefile; every variable here starts with CONTROLLER_.
 #
 #   make demo                      the controller on an embedded fake API server (no cluster)
+#   make demo MINE=1               the same on your own components (every chapter whose exercises pass)
 #   make demo MODE=classic         the same with the classic informer (LIST+WATCH, DeltaFIFO, one pop at a time)
 #   make demo CLUSTER=local        the same on the local control plane (make cluster-up's)
 #   KUBECONFIG=path make demo      the same on any cluster (the Rollout CRD is applied first)
@@ -12,7 +13,11 @@ CONTROLLER_GO   ?= go
 CONTROLLER_DIR  := 06-controller
 # MODE=today (the default: WatchList, batch pops) or MODE=classic.
 MODE ?= today
+ifeq ($(MINE),)
 CONTROLLER_DEMO := $(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -mode=$(MODE)
+else
+CONTROLLER_DEMO := $(CONTROLLER_GO) run ./workshop/cmd/workshop demo -mode=$(MODE)
+endif
 # CLUSTER=embedded forces the embedded default even when KUBECONFIG is set.
 CLUSTER ?=
 

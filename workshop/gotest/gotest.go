@@ -45,7 +45,7 @@ func (r *Result) Failed() []string {
 func Run(dir string, env []string, files map[string][]byte, args ...string) (*Result, error) {
 	cmdArgs := []string{"test", "-json", "-count=1"}
 	if len(files) > 0 {
-		overlay, cleanup, err := writeOverlay(dir, files)
+		overlay, cleanup, err := WriteOverlay(dir, files)
 		if err != nil {
 			return nil, err
 		}
@@ -98,9 +98,10 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 	return r, nil
 }
 
-// writeOverlay writes files to a temporary directory and an overlay JSON
-// file that maps each real path to its stand-in.
-func writeOverlay(dir string, files map[string][]byte) (string, func(), error) {
+// WriteOverlay writes files to a temporary directory and an overlay JSON
+// file that maps each real path to its stand-in, for the go command's
+// -overlay flag. cleanup removes them.
+func WriteOverlay(dir string, files map[string][]byte) (string, func(), error) {
 	tmp, err := os.MkdirTemp("", "walkthrough-overlay-")
 	if err != nil {
 		return "", nil, err

@@ -44,6 +44,9 @@ type Exercise struct {
 	// Runs lists the exercises of this chapter whose code Test runs
 	// (from the chapter's blame file), the exercise itself included.
 	Runs []int
+	// Passing of Checked of the scenarios and stress tests that check it
+	// pass: a failing exercise may be partly right.
+	Passing, Checked int
 
 	tests []string // the scenarios and stress tests that check it
 }
@@ -126,6 +129,12 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	for _, ex := range exercises {
 		e := judge(c.Name, ex, tagged[ex.ID], res)
 		e.tests = tagged[ex.ID]
+		for _, t := range e.tests {
+			e.Checked++
+			if res.Passed[t] {
+				e.Passing++
+			}
+		}
 		out.Exercises = append(out.Exercises, e)
 	}
 	if res.Build == "" {

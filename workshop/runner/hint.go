@@ -45,12 +45,14 @@ func (r *Runner) Hint(chapter string, id int) error {
 	}
 	r.printf("\n")
 	r.next(fmt.Sprintf("Next: edit %s, then check it:", exerciseFile(c, ex)), r.checkCmd(c, id))
-	r.next("Once it passes, this shows the reference:", r.cmd("solution", c.Number(), fmt.Sprint(id)))
+	r.next("Once it passes, this shows the reference (or, if you are still stuck after this hint, it does on the second asking):",
+		r.cmd("solution", c.Number(), fmt.Sprint(id)))
 	return nil
 }
 
-// Solution prints the reference code of an exercise, but only once your
-// copy passes it: before that it says so and gives the hint instead.
+// Solution prints the reference code of an exercise once your copy passes
+// it. Before that it gives the hint instead, unless you are truly stuck:
+// you have seen the deeper hint and ask for the solution a second time.
 func (r *Runner) Solution(chapter string, id int) error {
 	c, err := r.chapter(chapter)
 	if err != nil {
@@ -65,7 +67,22 @@ func (r *Runner) Solution(chapter string, id int) error {
 		return err
 	}
 	e, _ := x.find(id)
-	if x.res.Build != "" || e.Status != progress.Pass {
+	s := LoadState(r.Root)
+	key := hintKey(c.Name, id)
+	stuck := s.Hints[key] >= 2
+	if stuck && !s.SolutionAsked[key] && (x.res.Build != "" || e.Status != progress.Pass) {
+		s.SolutionAsked[key] = true
+		if err := s.Save(r.Root); err != nil {
+			return err
+		}
+		r.say("", fmt.Sprintf("Exercise %d of %s does not pass yet, and you have seen both hints. The solution is the reference code: reading it now gives the answer away, so try once more with the deeper hint in mind:", id, c.Name))
+		r.printf("\n")
+		r.say("Deeper: ", ex.Deeper)
+		r.printf("\n")
+		r.next("If you are still stuck, ask once more and it is shown:", r.cmd("solution", c.Number(), fmt.Sprint(id)))
+		return ErrNotAllPass
+	}
+	if !stuck && (x.res.Build != "" || e.Status != progress.Pass) {
 		r.say("", fmt.Sprintf("Exercise %d of %s does not pass yet, so its solution stays hidden.", id, c.Name))
 		r.printf("\n")
 		r.say("Hint: ", ex.Hint)
@@ -91,7 +108,11 @@ func (r *Runner) Solution(chapter string, id int) error {
 			shown = append(shown, fmt.Sprintf("// %s/%s\n%s", c.Name, name, fn))
 		}
 	}
-	r.say("", fmt.Sprintf("Exercise %d of %s passes, so here is the reference to compare with your %s:", id, c.Name, exerciseFile(c, ex)))
+	if e.Status == progress.Pass && x.res.Build == "" {
+		r.say("", fmt.Sprintf("Exercise %d of %s passes, so here is the reference to compare with your %s:", id, c.Name, exerciseFile(c, ex)))
+	} else {
+		r.say("", fmt.Sprintf("Here is the reference for exercise %d of %s, to unstick your %s:", id, c.Name, exerciseFile(c, ex)))
+	}
 	for _, fn := range shown {
 		r.printf("\n%s\n", strings.ReplaceAll(fn, "\t", "    "))
 	}

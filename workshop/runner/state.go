@@ -18,6 +18,12 @@ type State struct {
 	Hints map[string]int `json:"hints,omitempty"`
 	// Current is the exercise watch is on.
 	Current *Position `json:"current,omitempty"`
+	// SolutionAsked marks the exercises ("03-indexer/1") whose solution
+	// you asked for while stuck: the next ask shows it.
+	SolutionAsked map[string]bool `json:"solutionAsked,omitempty"`
+	// Passed lists, per chapter, the exercises that passed when you last
+	// checked, so a newly passing one can be announced.
+	Passed map[string][]int `json:"passed,omitempty"`
 	// Deep lists the chapters you took the deep track of (deep, blank);
 	// reset of a whole chapter takes it off again.
 	Deep map[string]bool `json:"deep,omitempty"`
@@ -57,6 +63,12 @@ func LoadState(root string) *State {
 	}
 	if s.Hints == nil {
 		s.Hints = map[string]int{}
+	}
+	if s.SolutionAsked == nil {
+		s.SolutionAsked = map[string]bool{}
+	}
+	if s.Passed == nil {
+		s.Passed = map[string][]int{}
 	}
 	if s.Deep == nil {
 		s.Deep = map[string]bool{}

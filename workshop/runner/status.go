@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 
@@ -180,7 +181,7 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 	case progress.Pass:
 		return r.paint(green, fmt.Sprintf("%-11s", "pass")), ""
 	case progress.Fail:
-		return r.paint(red, fmt.Sprintf("%-11s", "fail")), ""
+		return r.paint(red, fmt.Sprintf("%-11s", "fail")), partial(e)
 	case progress.NotStarted:
 		return fmt.Sprintf("%-11s", "not started"), ""
 	case progress.Blocked:
@@ -190,6 +191,14 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for %s)", blockerName(x, e))
 	}
 	return fmt.Sprintf("%-11s", e.Status.String()), "(no scenario checks it)"
+}
+
+// partial says how much of a failing exercise already passes.
+func partial(e progress.Exercise) string {
+	if e.Passing == 0 || e.Checked < 2 {
+		return ""
+	}
+	return fmt.Sprintf("(%d of %d checks pass)", e.Passing, e.Checked)
 }
 
 // row prints one exercise's line.
@@ -230,6 +239,28 @@ func (r *Runner) header(x *result) {
 	r.printf("%-16s %s%s\n", x.c.Name, bar, note)
 }
 
+// announce says which exercises pass now that did not at the last check,
+// so the moment an exercise starts passing does not go by without a word.
+func (r *Runner) announce(x *result) {
+	if x.res == nil || x.res.Build != "" {
+		return
+	}
+	s := LoadState(r.Root)
+	before, seen := s.Passed[x.c.Name]
+	var now []int
+	for _, e := range x.res.Exercises {
+		if e.Status != progress.Pass {
+			continue
+		}
+		now = append(now, e.ID)
+		if seen && !slices.Contains(before, e.ID) {
+			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
+		}
+	}
+	s.Passed[x.c.Name] = now
+	_ = s.Save(r.Root) // a convenience: not worth stopping for
+}
+
 // offTrackNote says how many deep exercises the core track leaves out,
 // and how to take them on.
 func (r *Runner) offTrackNote(x *result) {
@@ -261,6 +292,7 @@ func (r *Runner) Status() error {
 		results = append(results, x)
 		r.header(x)
 		if x.res != nil && !x.notReady() {
+			r.announce(x)
 			for _, e := range x.res.Exercises {
 				r.row(x, e)
 			}
@@ -378,6 +410,7 @@ func (r *Runner) Check(chapter string, id int) error {
 		r.mineWarning(c)
 	}
 	r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+	r.announce(x)
 	for _, e := range x.res.Exercises {
 		if id == 0 || e.ID == id {
 			r.row(x, e)
@@ -399,8 +432,10 @@ func (r *Runner) Check(chapter string, id int) error {
 		return r.explain(x, e)
 	}
 	failed := false
+	printed := map[string]bool{}
 	for _, e := range x.res.Exercises {
-		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" {
+		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" && !printed[e.Test] {
+			printed[e.Test] = true // a scenario that checks two exercises reports once
 			r.printf("%s\n", report(e.Report))
 			r.runsNote(e)
 			r.printf("\n")

@@ -5,8 +5,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/google/go-cmp/cmp"
-
 	"example.com/walkthrough/workshop/exgen"
 )
 
@@ -59,7 +57,7 @@ func report(chapter, impl string, f *File, d *divergence) string {
 	case oneLine(d.want) && oneLine(d.got):
 		fmt.Fprintf(&b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
 	default:
-		fmt.Fprintf(&b, "  Trace (-recorded from client-go, +%s):\n%s", impl, indent(cmp.Diff(d.want, d.got), "  "))
+		fmt.Fprintf(&b, "  Trace (-recorded from client-go, +%s):\n%s", impl, indent(lineDiff(d.want, d.got), "    "))
 	}
 	for _, id := range blame {
 		ex, ok := byID[id]

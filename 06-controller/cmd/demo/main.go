@@ -402,11 +402,8 @@ func (p *printer) trace(stage, key, msg string) {
 	if name == "" {
 		name = "-"
 	}
-	line := fmt.Sprintf("%7.3fs %-9s %-6s %s", time.Since(p.start).Seconds(), stage, name, msg)
-	if r := []rune(line); len(r) > 80 {
-		line = string(r[:79]) + "…"
-	}
-	fmt.Fprintln(p.out, line)
+	head := fmt.Sprintf("%7.3fs %-9s %-6s ", time.Since(p.start).Seconds(), stage, name)
+	fmt.Fprintln(p.out, head+wrap(msg, 80-len([]rune(head)), strings.Repeat(" ", len([]rune(head)))))
 	p.byStage[stage]++
 	if p.step != nil {
 		p.step.messages += msg + "\n"
@@ -437,11 +434,11 @@ func (p *printer) summary() {
 		for _, n := range s.stages {
 			lines += n
 		}
-		title := fmt.Sprintf("%d. %s", i+1, s.title)
-		if r := []rune(title); len(r) > 50 {
-			title = string(r[:49]) + "…"
+		title := strings.Split(wrap(fmt.Sprintf("%d. %s", i+1, s.title), 50, "   "), "\n")
+		fmt.Fprintf(p.out, "%-50s %5d %6d %7d %8s\n", title[0], lines, s.writes, s.retries, s.took.Round(time.Millisecond))
+		for _, more := range title[1:] {
+			fmt.Fprintln(p.out, more)
 		}
-		fmt.Fprintf(p.out, "%-50s %5d %6d %7d %8s\n", title, lines, s.writes, s.retries, s.took.Round(time.Millisecond))
 	}
 	fmt.Fprintf(p.out, "%-50s %5s %6s %7s %8s\n", "total, with pauses to read", "", "", "", time.Since(p.start).Round(time.Millisecond))
 	fmt.Fprintln(p.out)
@@ -456,7 +453,7 @@ func (p *printer) summary() {
 		}
 	}
 	sort.Strings(extra)
-	fmt.Fprintln(p.out, wrap("Lines per stage: "+strings.Join(append(stages, extra...), ", ")+".", 80))
+	fmt.Fprintln(p.out, wrap("Lines per stage: "+strings.Join(append(stages, extra...), ", ")+".", 80, ""))
 }
 
 func contains(list []string, s string) bool {
@@ -468,16 +465,20 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func wrap(text string, width int) string {
+// wrap folds text into lines of at most width runes, breaking between
+// words, and starts every line after the first with indent: a trace line
+// is read in full, never cut.
+func wrap(text string, width int, indent string) string {
 	var lines []string
 	line := ""
-	for _, w := range strings.Fields(text) {
-		if line != "" && len(line)+1+len(w) > width {
+	for _, word := range strings.Fields(text) {
+		if line != "" && len([]rune(line))+1+len([]rune(word)) > width {
 			lines = append(lines, line)
-			line = w
+			line = word
 			continue
 		}
-		line = strings.TrimSpace(line + " " + w)
+		line = strings.TrimSpace(line + " " + word)
 	}
-	return strings.Join(append(lines, line), "\n")
+	lines = append(lines, line)
+	return strings.Join(lines, "\n"+indent)
 }

@@ -48,6 +48,9 @@ const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
   deep CH           take on the deep track of chapter CH: the locking, loops
                     and lifecycles the core track writes for you become
                     exercises too (asks first, keeps a backup)
+  demo [FLAGS]      the sample controller on your own chapters: each one whose
+                    exercises all pass stands in for the reference (make demo
+                    MINE=1); FLAGS go to the demo
   blank CH          build chapter CH from scratch: every exercise of both
                     tracks stubbed at once (asks first, keeps a backup;
                     reset CH puts the core track back)
@@ -64,6 +67,9 @@ func main() {
 }
 
 func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 && args[0] == "demo" {
+		return demo(args[1:], stdout, stderr) // its flags are the demo's
+	}
 	fs := flag.NewFlagSet("workshop", flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
 	mine := fs.Bool("mine", false, "")
@@ -180,6 +186,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 		fmt.Fprintln(stderr, err)
 		return 1
 	}
+}
+
+// demo runs the sample controller on your own chapters (make demo MINE=1).
+func demo(args []string, stdout, stderr io.Writer) int {
+	root, err := chapters.Root()
+	if err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	r := runner.New(root)
+	r.Out = stdout
+	if err := r.Demo(args); err != nil {
+		fmt.Fprintln(stderr, err)
+		return 1
+	}
+	return 0
 }
 
 // want checks the number of arguments a command got.

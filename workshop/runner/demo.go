@@ -1,0 +1,81 @@
+package runner
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// Demo runs the sample controller (the chapter with a cmd/demo) on your
+// own components: every chapter it is built from whose exercises all pass
+// in your copy stands in for its reference; the others stay the
+// reference. It says which are yours before it starts. args go to the
+// demo.
+func (r *Runner) Demo(args []string) error {
+	all, err := chapters.All(r.Root)
+	if err != nil {
+		return err
+	}
+	var demo chapters.Chapter
+	for _, c := range all {
+		if _, err := os.Stat(filepath.Join(c.Dir, "cmd", "demo")); err == nil {
+			demo = c
+		}
+	}
+	if demo.Name == "" {
+		return fmt.Errorf("no chapter has a demo (a cmd/demo directory)")
+	}
+	deps, err := Deps(r.Root, demo)
+	if err != nil {
+		return err
+	}
+	parts := append(deps, demo)
+	r.say("", fmt.Sprintf("Checking your copies of %d chapters, to run the demo on the ones that pass...", len(parts)))
+	results, errs := r.checkAll(parts)
+	var yours []chapters.Chapter
+	var mine, ref []string
+	for i, x := range results {
+		if errs[i] == nil && x.res != nil && x.res.Build == "" && x.total() > 0 && x.done() == x.total() {
+			yours = append(yours, parts[i])
+			mine = append(mine, parts[i].Name)
+			continue
+		}
+		note := "not every exercise passes yet"
+		if errs[i] == nil && x.res != nil {
+			note = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
+		}
+		ref = append(ref, fmt.Sprintf("%s (%s)", parts[i].Name, note))
+	}
+	switch {
+	case len(mine) == 0:
+		r.say("", "None of these chapters passes in your copy yet, so this is the reference demo: "+strings.Join(ref, ", ")+".")
+	default:
+		r.say("", "Yours: "+strings.Join(mine, ", ")+".")
+		if len(ref) > 0 {
+			r.say("", "Reference: "+strings.Join(ref, ", ")+".")
+		}
+	}
+	r.printf("\n")
+	files, err := MineOverlay(demo, yours)
+	if err != nil {
+		return err
+	}
+	goArgs := []string{"run"}
+	if len(files) > 0 {
+		overlay, cleanup, err := gotest.WriteOverlay(demo.Dir, files)
+		if err != nil {
+			return err
+		}
+		defer cleanup()
+		goArgs = append(goArgs, "-overlay="+overlay)
+	}
+	cmd := exec.Command("go", append(append(goArgs, "./cmd/demo"), args...)...)
+	cmd.Dir = demo.Dir
+	cmd.Stdout, cmd.Stderr, cmd.Stdin = r.Out, os.Stderr, os.Stdin
+	return cmd.Run()
+}

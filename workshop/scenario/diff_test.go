@@ -1,0 +1,20 @@
+package scenario
+
+import "testing"
+
+func TestLineDiff(t *testing.T) {
+	for _, tc := range []struct{ want, got, diff string }{
+		{"a\nb\nc\n", "a\nb\nc\n", "  a\n  b\n  c\n"},
+		{"a\nb\nc\n", "a\nc\n", "  a\n- b\n  c\n"},
+		{"a\nc\n", "a\nb\nc\n", "  a\n+ b\n  c\n"},
+		// A changed line is one line out and one line in, never a
+		// character-level edit of it.
+		{"workqueue_adds_total 3\nworkqueue_depth 0\n", "workqueue_adds_total 2\nworkqueue_depth 0\n",
+			"- workqueue_adds_total 3\n+ workqueue_adds_total 2\n  workqueue_depth 0\n"},
+		{"", "x\n", "- \n+ x\n"},
+	} {
+		if got := lineDiff(tc.want, tc.got); got != tc.diff {
+			t.Errorf("lineDiff(%q, %q) =\n%s\nwant\n%s", tc.want, tc.got, got, tc.diff)
+		}
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -91,6 +92,9 @@ func (b *blameRun) finish() string {
 		if err := b.measure.Write(b.c.Dir); err != nil {
 			return err.Error()
 		}
+		if err := writeDocTable(b.c); err != nil {
+			return err.Error()
+		}
 	} else {
 		for _, test := range sortedKeys(b.measure, b.file) {
 			got, want := b.measure[test], b.file[test]
@@ -151,4 +155,18 @@ func scenarioFiles(c chapters.Chapter) (map[string]*scenario.File, error) {
 		files["TestScenarios/"+strings.TrimSuffix(filepath.Base(p), ".txt")] = f
 	}
 	return files, nil
+}
+
+// writeDocTable refreshes the exercise table of the chapter's doc from
+// the blame file just written.
+func writeDocTable(c chapters.Chapter) error {
+	root, err := chapters.Root()
+	if err != nil {
+		return err
+	}
+	path, now, want, err := progress.DocTable(root, c)
+	if err != nil || string(now) == string(want) {
+		return err
+	}
+	return os.WriteFile(path, want, 0o644)
 }

@@ -298,7 +298,9 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	if err != nil {
 		return err.Error()
 	}
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-skip", "^TestE2E", ".")
+	// A mutant may hang a test that runs in real time (an Example): a
+	// timeout fails it, which is a catch, if a slow one.
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-skip", "^TestE2E", ".")
 	if err != nil {
 		return err.Error()
 	}

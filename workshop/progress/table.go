@@ -61,6 +61,14 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %s | %s |\n", e.ID, e.Track, e.File,
 			strings.TrimSuffix(e.Title, "."), on, strings.ReplaceAll(e.Hint, "|", "\\|"))
 	}
+	together, err := LoadTogether(c.Dir)
+	if err != nil {
+		return "", err
+	}
+	for _, g := range together {
+		ids := strings.Trim(strings.ReplaceAll(fmt.Sprint(g.IDs), " ", ", "), "[]")
+		fmt.Fprintf(&b, "\n**Checked together: exercises %s.** %s\n", ids, g.Reason)
+	}
 	return b.String(), nil
 }
 

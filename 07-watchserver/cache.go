@@ -70,7 +70,7 @@ type Cache struct {
 	mu sync.Mutex
 	// Guarded by mu:
 	state map[string]*corev1.ConfigMap // etcd key → object at rv
-	rv    int64                         // the last revision applied to state
+	rv    int64                        // the last revision applied to state
 	// fresher is closed (and replaced) whenever rv moves: waiters wake.
 	fresher chan struct{}
 	// ring holds the last events, oldest first from ringStart; ringLen ≤ len(ring).

@@ -259,4 +259,3 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) 
 	go w.process()
 	return w
 }
-

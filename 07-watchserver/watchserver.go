@@ -75,4 +75,3 @@ func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
 	}
 	return time.Duration(float64(min) * (1 + rand.Float64()))
 }
-

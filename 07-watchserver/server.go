@@ -219,8 +219,10 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 	}
 	protobuf, ok := wantsProtobuf(r)
 	if !ok {
-		writeError(w, r, apierrors.NewGenericServerResponse(http.StatusNotAcceptable, "get", schema.GroupResource{}, "",
-			"only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch", 0, false))
+		writeError(w, r, &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable,
+			Message: "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch",
+		}})
 		return
 	}
 	timeoutSeconds, _ := strconv.ParseInt(q.Get("timeoutSeconds"), 10, 64)

@@ -28,9 +28,18 @@ func encodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	if protobuf {
 		enc = protobufEncoder
 	}
-	var obj runtime.Object = ev.Object
+	// The encoder sets the object's kind and apiVersion while it works and
+	// resets them after: on an object the cache shares between watchers,
+	// that is a data race. A shallow copy is enough (only TypeMeta is
+	// written). kube-apiserver instead encodes each event once for every
+	// watcher (CacheableObject).
+	var obj runtime.Object
 	if ev.Status != nil {
-		obj = ev.Status
+		st := *ev.Status
+		obj = &st
+	} else {
+		cm := *ev.Object
+		obj = &cm
 	}
 	embedded, err := runtime.Encode(enc, obj)
 	if err != nil {

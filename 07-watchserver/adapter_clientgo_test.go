@@ -3,6 +3,7 @@ package watchserver_test
 import (
 	"testing"
 
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -27,6 +28,9 @@ func init() {
 		if err != nil {
 			t.Fatal(err)
 		}
+		// Idle keep-alive connections (HTTP/2 read loops) would outlive the
+		// test and fail the leak check.
+		t.Cleanup(func() { utilnet.CloseIdleConnectionsFor(hc.Transport) })
 		ns := cluster.Namespace(t, cs.CoreV1())
 		return target{Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc}
 	}})

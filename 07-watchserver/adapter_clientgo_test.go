@@ -1,6 +1,8 @@
 package watchserver_test
 
 import (
+	"context"
+	"net/http"
 	"testing"
 
 	utilnet "k8s.io/apimachinery/pkg/util/net"
@@ -32,6 +34,18 @@ func init() {
 		// test and fail the leak check.
 		t.Cleanup(func() { utilnet.CloseIdleConnectionsFor(hc.Transport) })
 		ns := cluster.Namespace(t, cs.CoreV1())
-		return target{Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc}
+		etcd := cluster.RequireEtcd(t)
+		return target{
+			Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc,
+			Compact: func(t testing.TB) {
+				_, err := cluster.CompactEtcd(context.Background(), etcd)
+				// It talks to etcd through the default client: its idle
+				// connection would outlive the test.
+				http.DefaultClient.CloseIdleConnections()
+				if err != nil {
+					t.Fatal(err)
+				}
+			},
+		}
 	}})
 }

@@ -39,6 +39,11 @@ func init() {
 			_ = e.Close()
 		})
 		return target{
+			Compact: func(t testing.TB) {
+				if _, err := storage.Compact(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			},
 			Base: h.URL + "/api/v1/namespaces/ns/configmaps",
 			HTTP: h.Client(),
 			Serving: func(t testing.TB) {

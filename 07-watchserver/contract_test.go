@@ -22,6 +22,8 @@ type target struct {
 	// (ours starts its watch cache lazily, so the storage scenarios need
 	// no watch-cache exercise); nil when nothing needs starting.
 	Serving func(t testing.TB)
+	// Compact compacts etcd at its current revision.
+	Compact func(t testing.TB)
 }
 
 // storageExercises are the exercises a scenario can pass with the watch

@@ -6,8 +6,16 @@ replace example.com/walkthrough/workshop => ../workshop
 
 replace example.com/walkthrough/01-listwatch => ../01-listwatch
 
+replace example.com/walkthrough/03-indexer => ../03-indexer
+
 require (
-	example.com/walkthrough/workshop v0.0.0-00010101000000-000000000000
+	example.com/walkthrough/01-listwatch v0.0.0
+	example.com/walkthrough/03-indexer v0.0.0
+	example.com/walkthrough/workshop v0.0.0
+)
+
+require (
+	github.com/cockroachdb/datadriven v1.0.3
 	github.com/google/uuid v1.6.0
 	github.com/prometheus/client_golang v1.23.2
 	go.etcd.io/etcd/api/v3 v3.7.0
@@ -59,6 +67,7 @@ require (
 	github.com/modern-go/concurrent v0.0.0-20180306012644-bacd9c7ef1dd // indirect
 	github.com/modern-go/reflect2 v1.0.3-0.20250322232337-35a7c28c31ee // indirect
 	github.com/munnerz/goautoneg v0.0.0-20191010083416-a7dc8b61c822 // indirect
+	github.com/pmezard/go-difflib v1.0.1-0.20181226105442-5d4384ee4fb2 // indirect
 	github.com/prometheus/client_model v0.6.2 // indirect
 	github.com/prometheus/common v0.67.5 // indirect
 	github.com/prometheus/procfs v0.16.1 // indirect

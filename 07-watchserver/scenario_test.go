@@ -160,6 +160,9 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 			d.serving()
 		}
 		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
+	case "compact":
+		d.target.Compact(t)
+		return "ok"
 	case "watch":
 		d.serving()
 		return d.openWatch(td, arg)

@@ -2,9 +2,11 @@ package watchserver_test
 
 import (
 	"context"
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -24,7 +26,16 @@ func init() {
 		storage := ours.NewStorage(e.Client)
 		cache := ours.NewCache(storage, ours.CacheOptions{})
 		srv := ours.NewServer(storage, cache)
-		h := httptest.NewServer(srv)
+		var panicked atomic.Value
+		h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, v)
+					http.Error(w, fmt.Sprint(v), http.StatusInternalServerError)
+				}
+			}()
+			srv.ServeHTTP(w, r)
+		}))
 		ctx, cancel := context.WithCancel(context.Background())
 		done := make(chan struct{})
 		var once sync.Once
@@ -39,6 +50,7 @@ func init() {
 			_ = e.Close()
 		})
 		return target{
+			Panicked: panicked.Load,
 			Compact: func(t testing.TB) {
 				if _, err := storage.Compact(context.Background()); err != nil {
 					t.Fatal(err)
@@ -64,5 +76,4 @@ func init() {
 			},
 		}
 	}})
-	_ = http.StatusOK
 }

@@ -24,6 +24,10 @@ type target struct {
 	Serving func(t testing.TB)
 	// Compact compacts etcd at its current revision.
 	Compact func(t testing.TB)
+	// Panicked returns a panic the server's handler raised (an unfinished
+	// exercise), so the step re-raises it where the runner can report it;
+	// net/http would only log it and drop the connection.
+	Panicked func() any
 }
 
 // storageExercises are the exercises a scenario can pass with the watch

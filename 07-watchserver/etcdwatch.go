@@ -46,45 +46,48 @@ func tooOldForWatch() *metav1.Status {
 // (watchChan.startWatching, transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
 	out := make(chan Event, 100)
-	go func() {
-		defer close(out)
-		// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
-		// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-		// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send.
-		send := func(ev Event) bool {
-			select {
-			case out <- ev:
-				return true
-			case <-ctx.Done():
-				return false
-			}
-		}
-		wch := client.Watch(clientv3.WithRequireLeader(ctx), Prefix,
-			clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV(), clientv3.WithProgressNotify())
-		for resp := range wch {
-			if err := resp.Err(); err != nil {
-				if ctx.Err() == nil {
-					send(Event{Type: watch.Error, Status: etcdWatchStatus(err)})
-				}
-				return
-			}
-			for _, e := range resp.Events {
-				ev, err := toEvent(e)
-				if err != nil {
-					send(Event{Type: watch.Error, Status: internalStatus(err)})
-					return
-				}
-				if !send(ev) {
-					return
-				}
-			}
-			if resp.IsProgressNotify() && !send(Event{Type: watch.Bookmark, RV: resp.Header.Revision}) {
-				return
-			}
-		}
-		// exercise:end 3
-	}()
+	go pumpEtcdWatch(ctx, client, rv, out)
 	return out
+}
+
+// pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
+func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
+	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
+	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send.
+	defer close(out)
+	send := func(ev Event) bool {
+		select {
+		case out <- ev:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	wch := client.Watch(clientv3.WithRequireLeader(ctx), Prefix,
+		clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV(), clientv3.WithProgressNotify())
+	for resp := range wch {
+		if err := resp.Err(); err != nil {
+			if ctx.Err() == nil {
+				send(Event{Type: watch.Error, Status: etcdWatchStatus(err)})
+			}
+			return
+		}
+		for _, e := range resp.Events {
+			ev, err := toEvent(e)
+			if err != nil {
+				send(Event{Type: watch.Error, Status: internalStatus(err)})
+				return
+			}
+			if !send(ev) {
+				return
+			}
+		}
+		if resp.IsProgressNotify() && !send(Event{Type: watch.Bookmark, RV: resp.Header.Revision}) {
+			return
+		}
+	}
+	// exercise:end 3
 }
 
 // etcdWatchStatus is the Status a client sees for an etcd watch error.

@@ -137,6 +137,16 @@ func configMap(name, rv string, input string) []byte {
 
 func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 	d.t = t
+	out := d.play(t, td)
+	if d.target.Panicked != nil {
+		if v := d.target.Panicked(); v != nil {
+			panic(v)
+		}
+	}
+	return out
+}
+
+func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 	arg := func(key string) string {
 		var s string
 		if td.HasArg(key) {

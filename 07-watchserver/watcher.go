@@ -200,6 +200,12 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 			return newErrorWatcher(err), nil
 		}
 	}
+	return c.start(opts, requested, sendInitial != nil && *sendInitial), nil
+}
+
+// start registers a watcher with its initial events: the snapshot, or the
+// replay from the ring, or a single 410.
+func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
 	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
 	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream.
@@ -207,7 +213,7 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 	defer c.mu.Unlock()
 	var initial []Event
 	start := requested
-	if sendInitial != nil && *sendInitial {
+	if sendInitial {
 		start = c.rv
 		for _, cm := range c.sortedLocked(opts.Namespace) {
 			initial = append(initial, Event{Type: watch.Added, Object: cm, RV: c.rv})
@@ -221,7 +227,7 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 			oldest = c.ring[c.ringStart].RV
 		}
 		if requested < oldest-1 {
-			return newErrorWatcher(tooOldResourceVersion(requested, oldest-1)), nil
+			return newErrorWatcher(tooOldResourceVersion(requested, oldest-1))
 		}
 		for i := range c.ringLen {
 			ev := c.ring[(c.ringStart+i)%len(c.ring)]
@@ -233,7 +239,7 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 			start = c.rv
 		}
 	}
-	return c.registerLocked(opts, start, initial), nil
+	return c.registerLocked(opts, start, initial)
 	// exercise:end 8
 }
 

@@ -65,12 +65,14 @@ func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
 	if len(list.Items) != 5 || list.ResourceVersion != "6" {
 		t.Fatalf("list at rv=0: %d items at rv %s, want 5 at 6", len(list.Items), list.ResourceVersion)
 	}
-	w, err := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", ResourceVersion: "4"})
+	// 3 is the version just before the oldest buffered event: the client
+	// misses nothing, so it is still inside the window.
+	w, err := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", ResourceVersion: "3"})
 	if err != nil {
 		t.Fatal(err)
 	}
 	defer w.Stop()
-	for _, want := range []string{"ADDED ns/c3 v=1 rv=5", "ADDED ns/c4 v=1 rv=6"} {
+	for _, want := range []string{"ADDED ns/c2 v=1 rv=4", "ADDED ns/c3 v=1 rv=5", "ADDED ns/c4 v=1 rv=6"} {
 		if got := describe(next(t, w)); got != want {
 			t.Fatalf("replay: got %q, want %q", got, want)
 		}

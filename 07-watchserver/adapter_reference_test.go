@@ -64,7 +64,7 @@ func init() {
 					go func() { defer close(done); cache.Run(ctx) }()
 					deadline := time.Now().Add(10 * time.Second)
 					for {
-						if _, err := cache.List(""); err == nil {
+						if cache.Ready() {
 							return
 						}
 						if time.Now().After(deadline) {

@@ -106,6 +106,10 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 // breaks (compaction past it, etcd gone) every watcher is closed, and the
 // cache lists again: clients re-watch and see the 410 if they are behind.
 func (c *Cache) Run(ctx context.Context) {
+	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
+	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks.
+	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv. It also covers Run (loop runOnce until ctx ends, pausing a second after a failure), replace and terminateAll.
+	// exercise:track deep
 	defer c.terminateAll()
 	for ctx.Err() == nil {
 		if err := c.runOnce(ctx); err != nil && ctx.Err() == nil {
@@ -115,14 +119,12 @@ func (c *Cache) Run(ctx context.Context) {
 			}
 		}
 	}
+	// exercise:end 4
 }
 
 // runOnce is one list-then-watch cycle.
 func (c *Cache) runOnce(ctx context.Context) error {
-	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
-	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks.
-	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv.
-	// exercise:track deep
+	// exercise:begin 4
 	list, err := c.storage.List(ctx, "")
 	if err != nil {
 		return err
@@ -163,6 +165,7 @@ func (c *Cache) runOnce(ctx context.Context) error {
 
 // replace swaps the whole state for a fresh list and empties the ring.
 func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
+	// exercise:begin 4
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.state = make(map[string]*corev1.ConfigMap, len(items))
@@ -173,16 +176,22 @@ func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
 	c.listRV = rv
 	c.ready = true
 	c.setRVLocked(rv)
+	// exercise:end 4
 }
 
 // setRVLocked moves rv forward and wakes whoever waits for freshness.
 func (c *Cache) setRVLocked(rv int64) {
+	// exercise:begin 5 Apply an event to the state and the ring buffer
+	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch.
+	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget. It also covers setRVLocked: close the fresher channel and make a new one, so waitFresh wakes.
+	// exercise:track deep
 	if rv < c.rv {
 		return
 	}
 	c.rv = rv
 	close(c.fresher)
 	c.fresher = make(chan struct{})
+	// exercise:end 5
 }
 
 // advance raises rv with no change of state: etcd's progress notification
@@ -198,10 +207,7 @@ func (c *Cache) advance(rv int64) {
 // the lock is released started from a state that already includes the
 // event, so it must not get it again: hence the snapshot under the lock.
 func (c *Cache) processEvent(ev Event) {
-	// exercise:begin 5 Apply an event to the state and the ring buffer
-	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch.
-	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget.
-	// exercise:track deep
+	// exercise:begin 5
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
 	if ev.Type == watch.Deleted {
@@ -237,7 +243,7 @@ func (c *Cache) processEvent(ev Event) {
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
 	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
-	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only this goroutine closes inputs, and only for watchers still registered (remove under the lock first).
+	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only this goroutine closes inputs, and only for watchers still registered (remove under the lock first). It also covers terminate (remove under the lock, then close input) and sendBookmarks (non-blocking).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -274,6 +280,7 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 // that asked for them. Never blocking: a watcher too busy for a bookmark
 // gets the next one, and is never closed for missing one.
 func (c *Cache) sendBookmarks() {
+	// exercise:begin 6
 	c.mu.Lock()
 	rv := c.rv
 	var targets []*cacheWatcher
@@ -289,10 +296,12 @@ func (c *Cache) sendBookmarks() {
 		default:
 		}
 	}
+	// exercise:end 6
 }
 
 // terminate closes one watcher's input, once, if it is still registered.
 func (c *Cache) terminate(w *cacheWatcher) {
+	// exercise:begin 6
 	c.mu.Lock()
 	_, registered := c.watchers[w]
 	delete(c.watchers, w)
@@ -300,10 +309,12 @@ func (c *Cache) terminate(w *cacheWatcher) {
 	if registered {
 		close(w.input)
 	}
+	// exercise:end 6
 }
 
 // terminateAll closes every watcher: the cache is relisting or stopping.
 func (c *Cache) terminateAll() {
+	// exercise:begin 4
 	c.mu.Lock()
 	all := c.watchers
 	c.watchers = map[*cacheWatcher]struct{}{}
@@ -312,6 +323,7 @@ func (c *Cache) terminateAll() {
 	for w := range all {
 		close(w.input)
 	}
+	// exercise:end 4
 }
 
 // EtcdWatches is how many etcd watches the cache has opened so far.
@@ -326,6 +338,13 @@ func (c *Cache) Watchers() int {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	return len(c.watchers)
+}
+
+// Ready says whether the cache has listed and serves reads.
+func (c *Cache) Ready() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ready
 }
 
 // RV is the last revision the cache applied.
@@ -344,6 +363,9 @@ func notReady() error {
 // for progress notifications meanwhile: with no ConfigMap written, only a
 // progress notification tells the cache that nothing happened up to rv.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
+	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
+	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, List, sortedLocked, registerLocked, newErrorWatcher and tooOldResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)
@@ -365,11 +387,13 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 			return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, have), 1)
 		}
 	}
+	// exercise:end 8
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of
 // namespace ("" for all) sorted by key, at the cache's revision.
 func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
+	// exercise:begin 8
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ready {
@@ -380,10 +404,12 @@ func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
 		list.Items = append(list.Items, *cm)
 	}
 	return list, nil
+	// exercise:end 8
 }
 
 // sortedLocked is the state of namespace in key order.
 func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
+	// exercise:begin 8
 	prefix := keyPrefix(namespace)
 	keys := make([]string, 0, len(c.state))
 	for k := range c.state {
@@ -397,4 +423,5 @@ func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
 		out[i] = c.state[k]
 	}
 	return out
+	// exercise:end 8
 }

@@ -131,8 +131,16 @@ func TestSlowWatcherIsClosedOthersGoOn(t *testing.T) {
 	}
 	// The slow one got what fit in its buffers, then a clean end.
 	count := 0
-	for range slow.ResultChan() {
-		count++
+	deadline := time.After(5 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-slow.ResultChan():
+			if open {
+				count++
+			}
+		case <-deadline:
+			t.Fatalf("the slow watcher is still open after 5s (%d events): it was never closed", count)
+		}
 	}
 	if count >= n {
 		t.Fatalf("the slow watcher got all %d events; want it closed early", n)

@@ -38,14 +38,19 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // encodeStored is the bytes etcd holds for cm. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
+	// exercise:begin 1 Create: a transaction that succeeds only if the key is absent
+	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and creationTimestamp before encoding, and refuse a resourceVersion the client set (500, "resourceVersion should not be set on objects to be created"). This exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with writeObject, writeError and readConfigMap.
 	c := cm.DeepCopy()
 	c.ResourceVersion = ""
 	return runtime.Encode(protobufEncoder, c)
+	// exercise:end 1
 }
 
 // decodeStored turns an etcd value back into a ConfigMap whose
 // resourceVersion is the revision that wrote it.
 func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
+	// exercise:begin 1
 	obj, _, err := decoder.Decode(value, nil, &corev1.ConfigMap{})
 	if err != nil {
 		return nil, fmt.Errorf("decoding a stored ConfigMap: %w", err)
@@ -56,4 +61,5 @@ func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
 	}
 	cm.ResourceVersion = fmt.Sprint(modRevision)
 	return cm, nil
+	// exercise:end 1
 }

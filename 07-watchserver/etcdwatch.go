@@ -45,16 +45,18 @@ func tooOldForWatch() *metav1.Status {
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
 // (watchChan.startWatching, transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
+	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
+	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent (IsCreate → ADDED) and etcdWatchStatus.
 	out := make(chan Event, 100)
 	go pumpEtcdWatch(ctx, client, rv, out)
 	return out
+	// exercise:end 3
 }
 
 // pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
 func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
-	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
-	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send.
+	// exercise:begin 3
 	defer close(out)
 	send := func(ev Event) bool {
 		select {
@@ -92,10 +94,12 @@ func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out c
 
 // etcdWatchStatus is the Status a client sees for an etcd watch error.
 func etcdWatchStatus(err error) *metav1.Status {
+	// exercise:begin 3
 	if errors.Is(err, rpctypes.ErrCompacted) {
 		return tooOldForWatch()
 	}
 	return internalStatus(err)
+	// exercise:end 3
 }
 
 func internalStatus(err error) *metav1.Status {
@@ -107,6 +111,7 @@ func internalStatus(err error) *metav1.Status {
 // before (CreateRevision == ModRevision); any other put is MODIFIED; a
 // delete is DELETED with the previous value.
 func toEvent(e *clientv3.Event) (Event, error) {
+	// exercise:begin 3
 	rev := e.Kv.ModRevision
 	switch {
 	case e.Type == clientv3.EventTypeDelete:
@@ -122,6 +127,7 @@ func toEvent(e *clientv3.Event) (Event, error) {
 		cm, err := decodeStored(e.Kv.Value, rev)
 		return Event{Type: watch.Modified, Object: cm, RV: rev}, err
 	}
+	// exercise:end 3
 }
 
 // statusCode is the HTTP code of an error, 500 for one that is not an

@@ -68,7 +68,7 @@ func waitReady(t testing.TB, c *ws.Cache) {
 	t.Helper()
 	deadline := time.Now().Add(10 * time.Second)
 	for {
-		if _, err := c.List(""); err == nil {
+		if c.Ready() {
 			return
 		}
 		if time.Now().After(deadline) {

@@ -74,6 +74,7 @@ func wantsProtobuf(r *http.Request) (protobuf, ok bool) {
 
 // writeObject answers with obj in the negotiated format.
 func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.Object) {
+	// exercise:begin 1
 	protobuf, _ := wantsProtobuf(r)
 	enc, ct := jsonEncoder, mediaJSON
 	if protobuf {
@@ -87,10 +88,12 @@ func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.O
 	w.Header().Set("Content-Type", ct)
 	w.WriteHeader(code)
 	_, _ = w.Write(body)
+	// exercise:end 1
 }
 
 // writeError answers with err as a metav1.Status.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	// exercise:begin 1
 	st := apierrors.NewInternalError(err).ErrStatus
 	if s, ok := err.(apierrors.APIStatus); ok {
 		st = s.Status()
@@ -99,10 +102,12 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
 	}
 	writeObject(w, r, int(st.Code), &st)
+	// exercise:end 1
 }
 
 // readConfigMap decodes a request body (JSON or protobuf).
 func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
+	// exercise:begin 1
 	body, err := io.ReadAll(io.LimitReader(r.Body, 3<<20))
 	if err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
@@ -116,9 +121,11 @@ func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
 		return nil, apierrors.NewBadRequest("the body is not a ConfigMap")
 	}
 	return cm, nil
+	// exercise:end 1
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	// exercise:begin 1
 	cm, err := readConfigMap(r)
 	if err == nil {
 		cm.Namespace = r.PathValue("ns")
@@ -129,18 +136,24 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeObject(w, r, http.StatusCreated, cm)
+	// exercise:end 1
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+	// exercise:begin 1
 	cm, err := s.Storage.Get(r.Context(), r.PathValue("ns"), r.PathValue("name"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
 	writeObject(w, r, http.StatusOK, cm)
+	// exercise:end 1
 }
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
+	// exercise:begin 2 Update: optimistic concurrency on ModRevision
+	// exercise:hint Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change. It also covers Delete and List (the list's version is the header revision), and the update/delete/list handlers with validate and isWatch.
 	cm, err := readConfigMap(r)
 	if err == nil {
 		cm.Namespace, cm.Name = r.PathValue("ns"), r.PathValue("name")
@@ -151,11 +164,13 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	writeObject(w, r, http.StatusOK, cm)
+	// exercise:end 2
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
 // deletion: a Success Status naming what was deleted.
 func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+	// exercise:begin 2
 	cm, err := s.Storage.Delete(r.Context(), r.PathValue("ns"), r.PathValue("name"))
 	if err != nil {
 		writeError(w, r, err)
@@ -165,17 +180,20 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
 		Status:  metav1.StatusSuccess,
 		Details: &metav1.StatusDetails{Name: cm.Name, Kind: "configmaps", UID: cm.UID},
 	})
+	// exercise:end 2
 }
 
 // isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
 // ?watch=yes both watch, as in kube-apiserver).
 func isWatch(q map[string][]string) bool {
+	// exercise:begin 2
 	v, ok := q["watch"]
 	if !ok {
 		return false
 	}
 	s := strings.ToLower(v[0])
 	return s != "0" && s != "false"
+	// exercise:end 2
 }
 
 // listOptionsKind names the options in a 422, as kube-apiserver does.
@@ -183,6 +201,7 @@ var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"
 
 // validate checks the option combinations kube-apiserver refuses.
 func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
+	// exercise:begin 2
 	var errs field.ErrorList
 	if sendInitial != nil {
 		if !watching {
@@ -197,9 +216,11 @@ func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
 		return nil
 	}
 	return apierrors.NewInvalid(listOptionsKind, "", errs)
+	// exercise:end 2
 }
 
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
+	// exercise:begin 2
 	q := r.URL.Query()
 	ns := r.PathValue("ns")
 	rv, rvMatch := q.Get("resourceVersion"), q.Get("resourceVersionMatch")
@@ -217,6 +238,18 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 		s.list(w, r, ns, rv)
 		return
 	}
+	s.serveWatch(w, r, ns, rv, sendInitial)
+	// exercise:end 2
+}
+
+// serveWatch opens a watch on the cache and streams it: media type, timeout,
+// the cache's watcher, then the WatchServer.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool) {
+	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
+	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
+	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer) and watchTimeout.
+	// exercise:track deep
+	q := r.URL.Query()
 	protobuf, ok := wantsProtobuf(r)
 	if !ok {
 		writeError(w, r, &apierrors.StatusError{ErrStatus: metav1.Status{
@@ -238,11 +271,13 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	(&WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}).ServeHTTP(w, r.WithContext(ctx))
+	// exercise:end 10
 }
 
 // list serves resourceVersion=0 from the cache and everything else from
 // etcd (a consistent read).
 func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
+	// exercise:begin 2
 	var list *corev1.ConfigMapList
 	var err error
 	if rv == "0" {
@@ -255,4 +290,5 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
 		return
 	}
 	writeObject(w, r, http.StatusOK, list)
+	// exercise:end 2
 }

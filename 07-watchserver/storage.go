@@ -59,9 +59,7 @@ func keyPrefix(namespace string) string {
 
 // Create writes cm if its key is absent (ModRevision 0 means "no such key").
 func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// exercise:begin 1 Create: a transaction that succeeds only if the key is absent
-	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and creationTimestamp before encoding, and refuse a resourceVersion the client set (500, "resourceVersion should not be set on objects to be created").
+	// exercise:begin 1
 	if cm.ResourceVersion != "" {
 		return nil, apierrors.NewInternalError(errors.New("resourceVersion should not be set on objects to be created"))
 	}
@@ -90,6 +88,7 @@ func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.Con
 
 // Get reads one ConfigMap.
 func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	// exercise:begin 1
 	resp, err := s.client.Get(ctx, Key(namespace, name))
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
@@ -103,6 +102,7 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 		return nil, apierrors.NewInternalError(err)
 	}
 	return cm, nil
+	// exercise:end 1
 }
 
 // Update replaces a ConfigMap. A client that sends a resourceVersion asks
@@ -111,9 +111,7 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 // between our read and our write is not the client's business: the
 // transaction fails, and we read again and retry, as kube-apiserver does.
 func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// exercise:begin 2 Update: optimistic concurrency on ModRevision
-	// exercise:hint Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change.
+	// exercise:begin 2
 	key := Key(cm.Namespace, cm.Name)
 	for {
 		cur, err := s.Get(ctx, cm.Namespace, cm.Name)
@@ -155,6 +153,7 @@ const conflictMessage = "the object has been modified; please apply your changes
 // Delete removes a ConfigMap and returns the last stored state, whose
 // resourceVersion is the revision of the delete itself.
 func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	// exercise:begin 2
 	key := Key(namespace, name)
 	for {
 		cur, err := s.Get(ctx, namespace, name)
@@ -174,6 +173,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 			return cur, nil
 		}
 	}
+	// exercise:end 2
 }
 
 // List reads every ConfigMap of namespace ("" for all) at one revision.
@@ -181,6 +181,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 // not the largest ModRevision among the items: a watch from it must not
 // miss a write to some other key that landed in between.
 func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMapList, error) {
+	// exercise:begin 2
 	resp, err := s.client.Get(ctx, keyPrefix(namespace), clientv3.WithPrefix())
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
@@ -194,11 +195,13 @@ func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMap
 		list.Items = append(list.Items, *cm)
 	}
 	return list, nil
+	// exercise:end 2
 }
 
 // Compact drops etcd's history up to the current revision and returns it.
 // kube-apiserver compacts every 5 minutes; our tests call this instead.
 func (s *Storage) Compact(ctx context.Context) (int64, error) {
+	// exercise:begin 3
 	resp, err := s.client.Get(ctx, "compact-probe")
 	if err != nil {
 		return 0, err
@@ -208,6 +211,7 @@ func (s *Storage) Compact(ctx context.Context) (int64, error) {
 		return 0, err
 	}
 	return rev, nil
+	// exercise:end 3
 }
 
 // splitKey is the inverse of Key.
@@ -222,9 +226,11 @@ func splitKey(key string) (namespace, name string, ok bool) {
 
 // CurrentRevision is etcd's revision now: what a consistent read must see.
 func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
+	// exercise:begin 8
 	resp, err := s.client.Get(ctx, Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
 	if err != nil {
 		return 0, apierrors.NewInternalError(err)
 	}
 	return resp.Header.Revision, nil
+	// exercise:end 8
 }

@@ -57,20 +57,22 @@ func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }
 // Stop unregisters the watcher and ends process. The input channel stays
 // open: only the dispatcher closes it, so it can never send on a closed one.
 func (w *cacheWatcher) Stop() {
+	// exercise:begin 7 A watcher's loop: initial events first, then only what is newer
+	// exercise:hint Send every initial event, then forward from input until it closes; drop events not newer than startRV and events of other namespaces. Every send selects on done too. Close result when you return.
+	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark at the start version tells the client nothing), and only to a watcher that allowed bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop (unregister, close done, once) and bookmarkObject.
+	// exercise:track deep
 	w.stopOnce.Do(func() {
 		w.cache.mu.Lock()
 		delete(w.cache.watchers, w)
 		w.cache.mu.Unlock()
 		close(w.done)
 	})
+	// exercise:end 7
 }
 
 // process is the watcher's goroutine.
 func (w *cacheWatcher) process() {
-	// exercise:begin 7 A watcher's loop: initial events first, then only what is newer
-	// exercise:hint Send every initial event, then forward from input until it closes; drop events not newer than startRV and events of other namespaces. Every send selects on done too. Close result when you return.
-	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark at the start version tells the client nothing), and only to a watcher that allowed bookmarks; it carries an empty ConfigMap with just the resourceVersion.
-	// exercise:track deep
+	// exercise:begin 7
 	defer close(w.result)
 	send := func(ev Event) bool {
 		select {
@@ -116,11 +118,13 @@ func (w *cacheWatcher) process() {
 // resource's kind with only the resourceVersion (and, at the end of the
 // initial events, the annotation that says so).
 func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
+	// exercise:begin 7
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(rv)}}
 	if initialEventsEnd {
 		cm.Annotations = map[string]string{InitialEventsEnd: "true"}
 	}
 	return cm
+	// exercise:end 7
 }
 
 // errorWatcher yields one ERROR event and ends: how errors found after the
@@ -128,6 +132,7 @@ func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
 type errorWatcher struct{ ch chan Event }
 
 func newErrorWatcher(err error) *errorWatcher {
+	// exercise:begin 8
 	st := apierrors.NewInternalError(err).ErrStatus
 	if s, ok := err.(apierrors.APIStatus); ok {
 		st = s.Status()
@@ -136,6 +141,7 @@ func newErrorWatcher(err error) *errorWatcher {
 	ch <- Event{Type: watch.Error, Status: &st}
 	close(ch)
 	return &errorWatcher{ch: ch}
+	// exercise:end 8
 }
 
 func (e *errorWatcher) ResultChan() <-chan Event { return e.ch }
@@ -143,7 +149,9 @@ func (e *errorWatcher) Stop()                    {}
 
 // tooOldResourceVersion is the 410 for a version older than the window.
 func tooOldResourceVersion(requested, oldest int64) error {
+	// exercise:begin 8
 	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest))
+	// exercise:end 8
 }
 
 // Watch opens a client watch on the cache. What it replays depends on the
@@ -165,6 +173,7 @@ func tooOldResourceVersion(requested, oldest int64) error {
 // kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
 // (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
+	// exercise:begin 8
 	var requested int64
 	if opts.ResourceVersion != "" {
 		rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64)
@@ -201,14 +210,13 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 		}
 	}
 	return c.start(opts, requested, sendInitial != nil && *sendInitial), nil
+	// exercise:end 8
 }
 
 // start registers a watcher with its initial events: the snapshot, or the
 // replay from the ring, or a single 410.
 func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
-	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
-	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream.
+	// exercise:begin 8
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var initial []Event
@@ -251,6 +259,7 @@ func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cache
 }
 
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+	// exercise:begin 8
 	w := &cacheWatcher{
 		input:          make(chan Event, c.opts.WatcherBuffer),
 		result:         make(chan Event),
@@ -264,4 +273,5 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) 
 	c.watchers[w] = struct{}{}
 	go w.process()
 	return w
+	// exercise:end 8
 }

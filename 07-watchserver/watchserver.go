@@ -23,10 +23,7 @@ type WatchServer struct {
 
 // ServeHTTP runs the stream until it ends.
 func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
-	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
-	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
-	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer).
-	// exercise:track deep
+	// exercise:begin 10
 	defer s.Watcher.Stop()
 	flusher, ok := w.(http.Flusher)
 	if !ok {
@@ -70,8 +67,10 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // time between min and 2×min, so that watches opened together (after a
 // restart) do not all end together.
 func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
+	// exercise:begin 10
 	if timeoutSeconds > 0 {
 		return time.Duration(timeoutSeconds) * time.Second
 	}
 	return time.Duration(float64(min) * (1 + rand.Float64()))
+	// exercise:end 10
 }

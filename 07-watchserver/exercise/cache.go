@@ -6,7 +6,6 @@ package watchserver
 import (
 	"context"
 	"fmt"
-	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -14,7 +13,6 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/todo"
@@ -318,6 +316,13 @@ func (c *Cache) Watchers() int {
 	return len(c.watchers)
 }
 
+// Ready says whether the cache has listed and serves reads.
+func (c *Cache) Ready() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ready
+}
+
 // RV is the last revision the cache applied.
 func (c *Cache) RV() int64 {
 	c.mu.Lock()
@@ -334,59 +339,24 @@ func notReady() error {
 // for progress notifications meanwhile: with no ConfigMap written, only a
 // progress notification tells the cache that nothing happened up to rv.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
-	deadline := time.NewTimer(c.opts.FreshnessWait)
-	defer deadline.Stop()
-	poll := time.NewTicker(100 * time.Millisecond)
-	defer poll.Stop()
-	for {
-		c.mu.Lock()
-		have, fresher := c.rv, c.fresher
-		c.mu.Unlock()
-		if have >= rv {
-			return nil
-		}
-		_ = c.client.RequestProgress(clientv3.WithRequireLeader(ctx))
-		select {
-		case <-fresher:
-		case <-poll.C:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-deadline.C:
-			return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, have), 1)
-		}
-	}
+	// Exercise 8: Choose where a watch starts: snapshot, replay or 410.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of
 // namespace ("" for all) sorted by key, at the cache's revision.
 func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if !c.ready {
-		return nil, notReady()
-	}
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: formatRV(c.rv)}}
-	for _, cm := range c.sortedLocked(namespace) {
-		list.Items = append(list.Items, *cm)
-	}
-	return list, nil
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // sortedLocked is the state of namespace in key order.
 func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
-	prefix := keyPrefix(namespace)
-	keys := make([]string, 0, len(c.state))
-	for k := range c.state {
-		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	out := make([]*corev1.ConfigMap, len(keys))
-	for i, k := range keys {
-		out[i] = c.state[k]
-	}
-	return out
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

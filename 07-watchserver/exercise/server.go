@@ -5,7 +5,6 @@ package watchserver
 
 import (
 	"context"
-	"io"
 	"net/http"
 	"strconv"
 	"strings"
@@ -16,7 +15,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/apimachinery/pkg/util/validation/field"
+
+	"example.com/walkthrough/workshop/todo"
 )
 
 // Server is a small API server for one resource, ConfigMaps:
@@ -77,108 +77,57 @@ func wantsProtobuf(r *http.Request) (protobuf, ok bool) {
 
 // writeObject answers with obj in the negotiated format.
 func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.Object) {
-	protobuf, _ := wantsProtobuf(r)
-	enc, ct := jsonEncoder, mediaJSON
-	if protobuf {
-		enc, ct = protobufEncoder, mediaProtobuf
-	}
-	body, err := runtime.Encode(enc, obj)
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", ct)
-	w.WriteHeader(code)
-	_, _ = w.Write(body)
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 // writeError answers with err as a metav1.Status.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	st := apierrors.NewInternalError(err).ErrStatus
-	if s, ok := err.(apierrors.APIStatus); ok {
-		st = s.Status()
-	}
-	if st.Details != nil && st.Details.RetryAfterSeconds > 0 {
-		w.Header().Set("Retry-After", strconv.Itoa(int(st.Details.RetryAfterSeconds)))
-	}
-	writeObject(w, r, int(st.Code), &st)
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 // readConfigMap decodes a request body (JSON or protobuf).
 func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
-	body, err := io.ReadAll(io.LimitReader(r.Body, 3<<20))
-	if err != nil {
-		return nil, apierrors.NewBadRequest(err.Error())
-	}
-	obj, _, err := decoder.Decode(body, nil, &corev1.ConfigMap{})
-	if err != nil {
-		return nil, apierrors.NewBadRequest(err.Error())
-	}
-	cm, ok := obj.(*corev1.ConfigMap)
-	if !ok {
-		return nil, apierrors.NewBadRequest("the body is not a ConfigMap")
-	}
-	return cm, nil
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	cm, err := readConfigMap(r)
-	if err == nil {
-		cm.Namespace = r.PathValue("ns")
-		cm, err = s.Storage.Create(r.Context(), cm)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeObject(w, r, http.StatusCreated, cm)
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	cm, err := s.Storage.Get(r.Context(), r.PathValue("ns"), r.PathValue("name"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeObject(w, r, http.StatusOK, cm)
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
-	cm, err := readConfigMap(r)
-	if err == nil {
-		cm.Namespace, cm.Name = r.PathValue("ns"), r.PathValue("name")
-		cm, err = s.Storage.Update(r.Context(), cm)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeObject(w, r, http.StatusOK, cm)
+	// Exercise 2: Update: optimistic concurrency on ModRevision.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
 // deletion: a Success Status naming what was deleted.
 func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
-	cm, err := s.Storage.Delete(r.Context(), r.PathValue("ns"), r.PathValue("name"))
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeObject(w, r, http.StatusOK, &metav1.Status{
-		Status:  metav1.StatusSuccess,
-		Details: &metav1.StatusDetails{Name: cm.Name, Kind: "configmaps", UID: cm.UID},
-	})
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 // isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
 // ?watch=yes both watch, as in kube-apiserver).
 func isWatch(q map[string][]string) bool {
-	v, ok := q["watch"]
-	if !ok {
-		return false
-	}
-	s := strings.ToLower(v[0])
-	return s != "0" && s != "false"
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 // listOptionsKind names the options in a 422, as kube-apiserver does.
@@ -186,40 +135,21 @@ var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"
 
 // validate checks the option combinations kube-apiserver refuses.
 func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
-	var errs field.ErrorList
-	if sendInitial != nil {
-		if !watching {
-			errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
-		} else if rvMatch != string(metav1.ResourceVersionMatchNotOlderThan) {
-			errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
-		}
-	} else if watching && rvMatch != "" {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
-	}
-	if len(errs) == 0 {
-		return nil
-	}
-	return apierrors.NewInvalid(listOptionsKind, "", errs)
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// serveWatch opens a watch on the cache and streams it: media type, timeout,
+// the cache's watcher, then the WatchServer.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool) {
 	q := r.URL.Query()
-	ns := r.PathValue("ns")
-	rv, rvMatch := q.Get("resourceVersion"), q.Get("resourceVersionMatch")
-	var sendInitial *bool
-	if v := q.Get("sendInitialEvents"); v != "" {
-		b := v == "true"
-		sendInitial = &b
-	}
-	watching := isWatch(q)
-	if err := validate(watching, rv, rvMatch, sendInitial); err != nil {
-		writeError(w, r, err)
-		return
-	}
-	if !watching {
-		s.list(w, r, ns, rv)
-		return
-	}
 	protobuf, ok := wantsProtobuf(r)
 	if !ok {
 		writeError(w, r, &apierrors.StatusError{ErrStatus: metav1.Status{
@@ -246,16 +176,11 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 // list serves resourceVersion=0 from the cache and everything else from
 // etcd (a consistent read).
 func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
-	var list *corev1.ConfigMapList
-	var err error
-	if rv == "0" {
-		list, err = s.Cache.List(ns)
-	} else {
-		list, err = s.Storage.List(r.Context(), ns)
-	}
-	if err != nil {
-		writeError(w, r, err)
-		return
-	}
-	writeObject(w, r, http.StatusOK, list)
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

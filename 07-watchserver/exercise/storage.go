@@ -5,15 +5,11 @@ package watchserver
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"strings"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 
 	"example.com/walkthrough/workshop/todo"
@@ -60,26 +56,16 @@ func keyPrefix(namespace string) string {
 
 // Create writes cm if its key is absent (ModRevision 0 means "no such key").
 func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 1: Create: a transaction that succeeds only if the key is absent.
+	// Exercise 1, continued.
 	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
 	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 // Get reads one ConfigMap.
 func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	resp, err := s.client.Get(ctx, Key(namespace, name))
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	if len(resp.Kvs) == 0 {
-		return nil, apierrors.NewNotFound(configMaps, name)
-	}
-	kv := resp.Kvs[0]
-	cm, err := decodeStored(kv.Value, kv.ModRevision)
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	return cm, nil
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
 }
 
 // Update replaces a ConfigMap. A client that sends a resourceVersion asks
@@ -88,7 +74,7 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 // between our read and our write is not the client's business: the
 // transaction fails, and we read again and retry, as kube-apiserver does.
 func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 2: Update: optimistic concurrency on ModRevision.
+	// Exercise 2, continued.
 	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
 	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
@@ -99,25 +85,9 @@ const conflictMessage = "the object has been modified; please apply your changes
 // Delete removes a ConfigMap and returns the last stored state, whose
 // resourceVersion is the revision of the delete itself.
 func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	key := Key(namespace, name)
-	for {
-		cur, err := s.Get(ctx, namespace, name)
-		if err != nil {
-			return nil, err
-		}
-		rev, _ := strconv.ParseInt(cur.ResourceVersion, 10, 64)
-		resp, err := s.client.Txn(ctx).
-			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-			Then(clientv3.OpDelete(key)).
-			Commit()
-		if err != nil {
-			return nil, apierrors.NewInternalError(err)
-		}
-		if resp.Succeeded {
-			cur.ResourceVersion = strconv.FormatInt(resp.Header.Revision, 10)
-			return cur, nil
-		}
-	}
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 // List reads every ConfigMap of namespace ("" for all) at one revision.
@@ -125,33 +95,17 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 // not the largest ModRevision among the items: a watch from it must not
 // miss a write to some other key that landed in between.
 func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMapList, error) {
-	resp, err := s.client.Get(ctx, keyPrefix(namespace), clientv3.WithPrefix())
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(resp.Header.Revision, 10)}}
-	for _, kv := range resp.Kvs {
-		cm, err := decodeStored(kv.Value, kv.ModRevision)
-		if err != nil {
-			return nil, apierrors.NewInternalError(fmt.Errorf("key %s: %w", kv.Key, err))
-		}
-		list.Items = append(list.Items, *cm)
-	}
-	return list, nil
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
 // Compact drops etcd's history up to the current revision and returns it.
 // kube-apiserver compacts every 5 minutes; our tests call this instead.
 func (s *Storage) Compact(ctx context.Context) (int64, error) {
-	resp, err := s.client.Get(ctx, "compact-probe")
-	if err != nil {
-		return 0, err
-	}
-	rev := resp.Header.Revision
-	if _, err := s.client.Compact(ctx, rev, clientv3.WithCompactPhysical()); err != nil {
-		return 0, err
-	}
-	return rev, nil
+	// Exercise 3, continued.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
 }
 
 // splitKey is the inverse of Key.
@@ -166,11 +120,9 @@ func splitKey(key string) (namespace, name string, ok bool) {
 
 // CurrentRevision is etcd's revision now: what a consistent read must see.
 func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
-	resp, err := s.client.Get(ctx, Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
-	if err != nil {
-		return 0, apierrors.NewInternalError(err)
-	}
-	return resp.Header.Revision, nil
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -5,12 +5,9 @@ package watchserver
 
 import (
 	"context"
-	"fmt"
-	"strconv"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
-	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -128,14 +125,9 @@ func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
 type errorWatcher struct{ ch chan Event }
 
 func newErrorWatcher(err error) *errorWatcher {
-	st := apierrors.NewInternalError(err).ErrStatus
-	if s, ok := err.(apierrors.APIStatus); ok {
-		st = s.Status()
-	}
-	ch := make(chan Event, 1)
-	ch <- Event{Type: watch.Error, Status: &st}
-	close(ch)
-	return &errorWatcher{ch: ch}
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 func (e *errorWatcher) ResultChan() <-chan Event { return e.ch }
@@ -143,7 +135,9 @@ func (e *errorWatcher) Stop()                    {}
 
 // tooOldResourceVersion is the 410 for a version older than the window.
 func tooOldResourceVersion(requested, oldest int64) error {
-	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest))
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // Watch opens a client watch on the cache. What it replays depends on the
@@ -165,48 +159,15 @@ func tooOldResourceVersion(requested, oldest int64) error {
 // kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
 // (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
-	var requested int64
-	if opts.ResourceVersion != "" {
-		rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64)
-		if err != nil {
-			return nil, apierrors.NewInternalError(fmt.Errorf("resourceVersion: Invalid value: %q: %v", opts.ResourceVersion, err))
-		}
-		requested = int64(rv)
-	}
-	sendInitial := opts.SendInitialEvents
-	if sendInitial == nil && requested == 0 {
-		t := true
-		sendInitial = &t
-	}
-	c.mu.Lock()
-	ready := c.ready
-	c.mu.Unlock()
-	if !ready {
-		return nil, notReady()
-	}
-	// A consistent start: the version to reach is etcd's current revision.
-	if opts.ResourceVersion == "" {
-		rev, err := c.storage.CurrentRevision(ctx)
-		if err != nil {
-			return newErrorWatcher(err), nil
-		}
-		requested = rev
-		if sendInitial != nil && !*sendInitial {
-			return c.register(opts, requested, nil), nil
-		}
-	}
-	if sendInitial != nil && *sendInitial && requested > 0 {
-		if err := c.waitFresh(ctx, requested); err != nil {
-			return newErrorWatcher(err), nil
-		}
-	}
-	return c.start(opts, requested, sendInitial != nil && *sendInitial), nil
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // start registers a watcher with its initial events: the snapshot, or the
 // replay from the ring, or a single 410.
 func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
-	// Exercise 8: Choose where a watch starts: snapshot, replay or 410.
+	// Exercise 8, continued.
 	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
 	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
@@ -219,19 +180,9 @@ func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cache
 }
 
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
-	w := &cacheWatcher{
-		input:          make(chan Event, c.opts.WatcherBuffer),
-		result:         make(chan Event),
-		done:           make(chan struct{}),
-		cache:          c,
-		namespace:      opts.Namespace,
-		allowBookmarks: opts.AllowBookmarks,
-		startRV:        start,
-		initial:        initial,
-	}
-	c.watchers[w] = struct{}{}
-	go w.process()
-	return w
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

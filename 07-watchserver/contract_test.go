@@ -42,7 +42,12 @@ type impl struct {
 // scenarioImpls is what the scenario runner starts: one driver per file.
 var scenarioImpls = scenario.Impls{}
 
+// impls are the same implementations, for tests that are not scenarios
+// (the stress test).
+var impls = map[string]impl{}
+
 func register(name string, im impl) {
+	impls[name] = im
 	scenarioImpls[name] = func(t testing.TB, f *scenario.File) scenario.Driver {
 		tg := im.Start(t)
 		// Past the storage exercises, the server is fully up before the

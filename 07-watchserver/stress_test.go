@@ -29,7 +29,7 @@ func TestStress(t *testing.T) {
 	if !ok {
 		t.Skipf("no %s implementation", name)
 	}
-	scenario.Stress(t, 6, "every-watcher-gets-every-event-in-order", func(t *testing.T) {
+	scenario.Stress(t, 10, "every-watcher-gets-every-event-in-order", func(t *testing.T) {
 		if name == scenario.ClientGo {
 			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
 		}

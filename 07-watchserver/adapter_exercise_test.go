@@ -86,6 +86,9 @@ func init() {
 						if cache.Ready() {
 							return
 						}
+						if p := panicked.Load(); p != nil {
+							panic(*p) // an unfinished exercise stopped the cache
+						}
 						if time.Now().After(deadline) {
 							t.Fatal("the watch cache did not become ready in 10s")
 						}

@@ -43,6 +43,8 @@ type driver struct {
 	target  target
 	norm    *normaliser
 	watches map[string]*openWatch
+	// serveFirst starts the server's watch side before the first step.
+	serveFirst bool
 }
 
 // openWatch is a watch stream being read in the background, decoded with
@@ -52,14 +54,14 @@ type openWatch struct {
 	body io.Closer
 }
 
-func newDriver(t testing.TB, tg target) scenario.Driver {
+func newDriver(t testing.TB, tg target) *driver {
 	d := &driver{t: t, target: tg, norm: newNormaliser(), watches: map[string]*openWatch{}}
 	t.Cleanup(func() {
 		for _, w := range d.watches {
 			w.body.Close()
 		}
 	})
-	return d.step
+	return d
 }
 
 func (d *driver) serving() {
@@ -137,6 +139,10 @@ func configMap(name, rv string, input string) []byte {
 
 func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 	d.t = t
+	if d.serveFirst {
+		d.serveFirst = false
+		d.serving()
+	}
 	out := d.play(t, td)
 	if d.target.Panicked != nil {
 		if v := d.target.Panicked(); v != nil {

@@ -65,50 +65,64 @@ func NewStore(keyFunc KeyFunc) Store {
 // key runs the key function, wrapping its error so the caller sees the
 // object that could not be keyed.
 func (c *cache) key(obj any) (string, error) {
+	// exercise:begin 3 A keyed store under one lock, and the cache in front of it
+	// exercise:hint The cache computes each object's key (wrapping a failure as a KeyError) and makes one call to the thread-safe store. In store.go, writes (Update, Delete) take the write lock, move the key in every index (s.index.update with the old and the new object), store or drop the item and remember its resource version; reads take the read lock. Replace keys the whole list before it touches the store.
+	// exercise:deeper KeyError{Obj: obj, Err: err}. Update reads the old object before overwriting it: the index needs both. Delete of a missing key does nothing. noteRV keeps the version of the last write (meta.Accessor; no metadata, no change); a bookmark moves it without touching the items. Get returns (item, exists, err); GetByKey skips the key function.
+	// exercise:track deep
 	key, err := c.keyFunc(obj)
 	if err != nil {
 		return "", KeyError{Obj: obj, Err: err}
 	}
 	return key, nil
+	// exercise:end 3
 }
 
 func (c *cache) Add(obj any) error { return c.Update(obj) }
 
 func (c *cache) Update(obj any) error {
+	// exercise:begin 3
 	key, err := c.key(obj)
 	if err != nil {
 		return err
 	}
 	c.store.Update(key, obj)
 	return nil
+	// exercise:end 3
 }
 
 func (c *cache) Delete(obj any) error {
+	// exercise:begin 3
 	key, err := c.key(obj)
 	if err != nil {
 		return err
 	}
 	c.store.Delete(key, obj)
 	return nil
+	// exercise:end 3
 }
 
 func (c *cache) Get(obj any) (any, bool, error) {
+	// exercise:begin 3
 	key, err := c.key(obj)
 	if err != nil {
 		return nil, false, err
 	}
 	return c.GetByKey(key)
+	// exercise:end 3
 }
 
 // GetByKey never fails: a key is just a string to look up.
 func (c *cache) GetByKey(key string) (any, bool, error) {
+	// exercise:begin 3
 	obj, ok := c.store.Get(key)
 	return obj, ok, nil
+	// exercise:end 3
 }
 
 // Replace keys every object before touching the store, so a list with one
 // object that cannot be keyed leaves the cache as it was.
 func (c *cache) Replace(list []any, rv string) error {
+	// exercise:begin 3
 	items := make(map[string]any, len(list))
 	for _, obj := range list {
 		key, err := c.key(obj)
@@ -119,6 +133,7 @@ func (c *cache) Replace(list []any, rv string) error {
 	}
 	c.store.Replace(items, rv)
 	return nil
+	// exercise:end 3
 }
 
 func (c *cache) Resync() error { return nil }

@@ -97,8 +97,10 @@ type DeletedFinalStateUnknown struct {
 //
 // client-go: tools/cache/controller.go (DeletionHandlingMetaNamespaceKeyFunc)
 func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
+	// exercise:begin 1
 	if d, ok := obj.(DeletedFinalStateUnknown); ok {
 		return d.Key, nil
 	}
 	return MetaNamespaceKeyFunc(obj)
+	// exercise:end 1
 }

@@ -28,8 +28,13 @@ func NewLister[T runtime.Object](indexer Indexer, resource schema.GroupResource)
 
 // Namespace narrows the lister to one namespace.
 func (l Lister[T]) Namespace(namespace string) Lister[T] {
+	// exercise:begin 8 List through a lister: namespace, selector and the index
+	// exercise:hint List matches labels against the selector over the candidates: every object, or, for a namespaced lister with a namespace index, only that namespace's objects. labels.Nothing() matches none; an empty selector matches all.
+	// exercise:deeper candidates uses indexer.ByIndex(NamespaceIndex, namespace) when the namespace is set and the index exists, and List() otherwise; List still checks the namespace, because without the index every object comes back. An object without metadata ends the listing with an error and what was listed so far.
+	// exercise:track deep
 	l.namespace = namespace
 	return l
+	// exercise:end 8
 }
 
 // List returns the objects whose labels match selector, from the lister's
@@ -40,6 +45,7 @@ func (l Lister[T]) Namespace(namespace string) Lister[T] {
 //
 // client-go: tools/cache/listers.go (ListAll, ListAllByNamespace)
 func (l Lister[T]) List(selector labels.Selector) ([]T, error) {
+	// exercise:begin 8
 	var out []T
 	if labels.MatchesNothing(selector) {
 		return out, nil
@@ -57,17 +63,20 @@ func (l Lister[T]) List(selector labels.Selector) ([]T, error) {
 		}
 	}
 	return out, nil
+	// exercise:end 8
 }
 
 // candidates returns the objects List has to look at: the namespace's, by
 // the namespace index when the indexer has one, else all of them.
 func (l Lister[T]) candidates() []any {
+	// exercise:begin 8
 	if l.namespace != "" {
 		if objs, err := l.indexer.ByIndex(NamespaceIndex, l.namespace); err == nil {
 			return objs
 		}
 	}
 	return l.indexer.List()
+	// exercise:end 8
 }
 
 // Get returns the object called name in the lister's namespace. A missing
@@ -76,7 +85,7 @@ func (l Lister[T]) candidates() []any {
 //
 // client-go: listers/generic_helpers.go (ResourceIndexer.Get)
 func (l Lister[T]) Get(name string) (T, error) {
-	// exercise:begin 4 Get an object through a lister
+	// exercise:begin 7 Get an object through a lister
 	// exercise:hint The key is "namespace/name", or just "name" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name.
 	// exercise:deeper errors.NewNotFound(l.resource, name) is the error client-go's listers return. On success, convert with obj.(T).
 	var zero T
@@ -92,5 +101,5 @@ func (l Lister[T]) Get(name string) (T, error) {
 		return zero, errors.NewNotFound(l.resource, name)
 	}
 	return obj.(T), nil
-	// exercise:end 4
+	// exercise:end 7
 }

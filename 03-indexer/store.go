@@ -35,6 +35,7 @@ type ThreadSafeStore struct {
 
 // NewThreadSafeStore returns an empty store with the given index functions.
 func NewThreadSafeStore(indexers Indexers) *ThreadSafeStore {
+	// exercise:begin 3
 	if indexers == nil {
 		indexers = Indexers{}
 	}
@@ -42,17 +43,20 @@ func NewThreadSafeStore(indexers Indexers) *ThreadSafeStore {
 		items: map[string]any{},
 		index: storeIndex{indexers: indexers, indices: Indices{}},
 	}
+	// exercise:end 3
 }
 
 // Update files obj under key, replacing what was there, and moves key in
 // every index. Add is the same operation: a store has no "already exists".
 func (s *ThreadSafeStore) Update(key string, obj any) {
+	// exercise:begin 3
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	old := s.items[key]
 	s.items[key] = obj
 	s.index.update(key, old, obj)
 	s.noteRV(obj)
+	// exercise:end 3
 }
 
 // Add is Update.
@@ -62,6 +66,7 @@ func (s *ThreadSafeStore) Add(key string, obj any) { s.Update(key, obj) }
 // there is not an error: the caller wanted it gone, and it is. obj, if not
 // nil, is the deleted object, whose resource version the store remembers.
 func (s *ThreadSafeStore) Delete(key string, obj any) {
+	// exercise:begin 3
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if old, ok := s.items[key]; ok {
@@ -71,25 +76,31 @@ func (s *ThreadSafeStore) Delete(key string, obj any) {
 	if obj != nil {
 		s.noteRV(obj)
 	}
+	// exercise:end 3
 }
 
 // noteRV remembers obj's resource version, if it has one.
 func (s *ThreadSafeStore) noteRV(obj any) {
+	// exercise:begin 3
 	if m, err := meta.Accessor(obj); err == nil {
 		s.rv = m.GetResourceVersion()
 	}
+	// exercise:end 3
 }
 
 // Get returns the object filed under key.
 func (s *ThreadSafeStore) Get(key string) (any, bool) {
+	// exercise:begin 3
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	obj, ok := s.items[key]
 	return obj, ok
+	// exercise:end 3
 }
 
 // List returns every object, in no particular order.
 func (s *ThreadSafeStore) List() []any {
+	// exercise:begin 3
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	list := make([]any, 0, len(s.items))
@@ -97,10 +108,12 @@ func (s *ThreadSafeStore) List() []any {
 		list = append(list, obj)
 	}
 	return list
+	// exercise:end 3
 }
 
 // ListKeys returns every key, in no particular order.
 func (s *ThreadSafeStore) ListKeys() []string {
+	// exercise:begin 3
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys := make([]string, 0, len(s.items))
@@ -108,13 +121,14 @@ func (s *ThreadSafeStore) ListKeys() []string {
 		keys = append(keys, key)
 	}
 	return keys
+	// exercise:end 3
 }
 
 // Replace swaps the whole content for items, at resource version rv. The
 // reflector calls it with the result of a LIST: whatever is not in the new
 // list is gone. The store takes ownership of items.
 func (s *ThreadSafeStore) Replace(items map[string]any, rv string) {
-	// exercise:begin 5 Replace everything and rebuild the indexes
+	// exercise:begin 9 Replace everything and rebuild the indexes
 	// exercise:hint Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item.
 	// exercise:deeper s.index.indices = Indices{} drops every built index but keeps the index functions; s.index.update(key, nil, obj) indexes one item.
 	s.mu.Lock()
@@ -125,12 +139,13 @@ func (s *ThreadSafeStore) Replace(items map[string]any, rv string) {
 	for key, obj := range s.items {
 		s.index.update(key, nil, obj)
 	}
-	// exercise:end 5
+	// exercise:end 9
 }
 
 // Index returns the objects that share an index value with obj in the
 // index called name ("every pod on the same node as this one").
 func (s *ThreadSafeStore) Index(name string, obj any) ([]any, error) {
+	// exercise:begin 6
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys, err := s.index.keysMatching(name, obj)
@@ -138,10 +153,12 @@ func (s *ThreadSafeStore) Index(name string, obj any) ([]any, error) {
 		return nil, err
 	}
 	return s.objects(keys), nil
+	// exercise:end 6
 }
 
 // ByIndex returns the objects indexed under value in the index called name.
 func (s *ThreadSafeStore) ByIndex(name, value string) ([]any, error) {
+	// exercise:begin 6
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys, err := s.index.keysFor(name, value)
@@ -149,15 +166,18 @@ func (s *ThreadSafeStore) ByIndex(name, value string) ([]any, error) {
 		return nil, err
 	}
 	return s.objects(keys), nil
+	// exercise:end 6
 }
 
 // objects looks up the objects of a key set. The caller holds the lock.
 func (s *ThreadSafeStore) objects(keys keySet) []any {
+	// exercise:begin 6
 	list := make([]any, 0, len(keys))
 	for key := range keys {
 		list = append(list, s.items[key])
 	}
 	return list
+	// exercise:end 6
 }
 
 // IndexKeys returns the keys indexed under value in the index called name,
@@ -165,6 +185,7 @@ func (s *ThreadSafeStore) objects(keys keySet) []any {
 //
 // client-go: tools/cache/thread_safe_store.go (threadSafeMap.IndexKeys)
 func (s *ThreadSafeStore) IndexKeys(name, value string) ([]string, error) {
+	// exercise:begin 6
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	keys, err := s.index.keysFor(name, value)
@@ -175,15 +196,18 @@ func (s *ThreadSafeStore) IndexKeys(name, value string) ([]string, error) {
 	list := slices.AppendSeq(make([]string, 0, len(keys)), maps.Keys(keys))
 	slices.Sort(list)
 	return list, nil
+	// exercise:end 6
 }
 
 // ListIndexFuncValues returns the values in use in the index called name,
 // in no particular order; none for an index that does not exist.
 func (s *ThreadSafeStore) ListIndexFuncValues(name string) []string {
+	// exercise:begin 6
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	idx := s.index.indices[name]
 	return slices.AppendSeq(make([]string, 0, len(idx)), maps.Keys(idx))
+	// exercise:end 6
 }
 
 // GetIndexers returns the store's index functions. The map is the store's
@@ -197,7 +221,7 @@ func (s *ThreadSafeStore) GetIndexers() Indexers {
 // there from the start. A name that already exists is refused: silently
 // replacing an index function would leave its index built by the old one.
 func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
-	// exercise:begin 6 Add an index to a store that already has objects
+	// exercise:begin 10 Add an index to a store that already has objects
 	// exercise:hint First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
 	// exercise:deeper conflictError(names) formats the error for you. s.index.updateOne(name, key, nil, obj) indexes one object under one index.
 	s.mu.Lock()
@@ -220,32 +244,38 @@ func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
 		}
 	}
 	return nil
-	// exercise:end 6
+	// exercise:end 10
 }
 
 // conflictError reports index names that already exist, worded and
 // ordered as client-go prints its set: "indexer conflict: map[a:{} b:{}]".
 func conflictError(names []string) error {
+	// exercise:begin 10
 	sort.Strings(names)
 	parts := make([]string, len(names))
 	for i, n := range names {
 		parts[i] = n + ":{}"
 	}
 	return fmt.Errorf("indexer conflict: map[%s]", strings.Join(parts, " "))
+	// exercise:end 10
 }
 
 // LastStoreSyncResourceVersion is the resource version of the last write
 // (see the rv field).
 func (s *ThreadSafeStore) LastStoreSyncResourceVersion() string {
+	// exercise:begin 3
 	s.mu.RLock()
 	defer s.mu.RUnlock()
 	return s.rv
+	// exercise:end 3
 }
 
 // Bookmark records that the cache is current up to rv although no object
 // changed: a watch bookmark moves the cache forward without an event.
 func (s *ThreadSafeStore) Bookmark(rv string) {
+	// exercise:begin 3
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.rv = rv
+	// exercise:end 3
 }

@@ -36,6 +36,10 @@ func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 // goroutine that moves items to the queue when they are ready. ShutDown
 // stops it.
 func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
+	// exercise:begin 8 The delaying queue: one goroutine sleeps until the next item is due
+	// exercise:hint AddAfter counts a retry (a named queue has a retries counter, newRetriesMetric), adds at once when the delay is not positive, else puts the item on the waiting heap and pokes the loop if the earliest ready time changed. The loop adds every item that is due, then sleeps until the next ready time, a poke, or stop.
+	// exercise:deeper Compare the heap's next time before and after the insert, under q.mu; poke without blocking (select with default on the one-slot wake channel). In the loop, pop the ready items under the lock but Add them after unlocking. Reuse one timer: Reset it, and stop it when the loop returns. ShutDown runs once (sync.Once): the queue's ShutDown, then stop the loop. ShutDownWithDrain stops the loop first, then drains.
+	// exercise:track deep
 	if config.Queue == nil {
 		config.Queue = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name, MetricsProvider: config.MetricsProvider})
 	}
@@ -48,6 +52,7 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 	}
 	go q.waitingLoop()
 	return q
+	// exercise:end 8
 }
 
 // delayingQueue is a queue plus a heap of items waiting for their ready
@@ -82,6 +87,7 @@ type delayingQueue[T comparable] struct {
 // AddAfter adds item after duration. Every call counts as a retry in the
 // queue's metrics, even one that adds at once.
 func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
+	// exercise:begin 8
 	if q.ShuttingDown() {
 		return
 	}
@@ -104,11 +110,13 @@ func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
 	case q.wake <- struct{}{}:
 	default: // a poke is already pending
 	}
+	// exercise:end 8
 }
 
 // waitingLoop moves items to the queue when they are ready: it adds every
 // item that is due, sleeps until the next ready time or a poke, and again.
 func (q *delayingQueue[T]) waitingLoop() {
+	// exercise:begin 8
 	var timer *time.Timer
 	defer func() {
 		if timer != nil {
@@ -142,25 +150,32 @@ func (q *delayingQueue[T]) waitingLoop() {
 		case <-fire:
 		}
 	}
+	// exercise:end 8
 }
 
 // ShutDown shuts the queue down and stops the waiting loop. Only the first
 // call does anything.
 func (q *delayingQueue[T]) ShutDown() {
+	// exercise:begin 8
 	q.shutDownOnce.Do(func() {
 		q.TypedInterface.ShutDown()
 		q.stopLoop()
 	})
+	// exercise:end 8
 }
 
 // ShutDownWithDrain stops the waiting loop, then drains the queue.
 // (client-go leaves its loop running until the next wake-up; it then sees
 // the shutdown and stops. Nothing it could add would be accepted anyway.)
 func (q *delayingQueue[T]) ShutDownWithDrain() {
+	// exercise:begin 8
 	q.stopLoop()
 	q.TypedInterface.ShutDownWithDrain()
+	// exercise:end 8
 }
 
 func (q *delayingQueue[T]) stopLoop() {
+	// exercise:begin 8
 	q.stopLoopOnce.Do(func() { close(q.stop) })
+	// exercise:end 8
 }

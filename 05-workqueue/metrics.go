@@ -159,30 +159,40 @@ type namedMetrics[T comparable] struct {
 }
 
 func (m *namedMetrics[T]) add(item T) {
+	// exercise:begin 4 Metrics: what a busy queue reports
+	// exercise:hint For a named queue: add counts an add and raises the depth; get lowers the depth and observes the latency since the item was first added; done observes the work duration since get; a loop refreshes the unfinished-work gauges every 500ms until the queue stops. The MemoryProvider behind the scenarios records each metric the first time it is asked for.
+	// exercise:deeper Latency runs from the first add of a dirty item, however often it is added again: keep addedAt only when missing, and delete it at get. updateUnfinishedWork sums and maxes the ages of the items workers hold (gotAt). The loop takes q.mu around the update and skips it once shuttingDown; it returns on stopMetrics and marks metricsDone. The MemoryProvider creates a metric the first time it is asked, under its one mutex, which every metric shares.
+	// exercise:track deep
 	m.adds.Inc()
 	m.depth.Inc()
 	if _, ok := m.addedAt[item]; !ok {
 		m.addedAt[item] = time.Now()
 	}
+	// exercise:end 4
 }
 
 func (m *namedMetrics[T]) get(item T) {
+	// exercise:begin 4
 	m.depth.Dec()
 	m.gotAt[item] = time.Now()
 	if t, ok := m.addedAt[item]; ok {
 		m.latency.Observe(time.Since(t).Seconds())
 		delete(m.addedAt, item)
 	}
+	// exercise:end 4
 }
 
 func (m *namedMetrics[T]) done(item T) {
+	// exercise:begin 4
 	if t, ok := m.gotAt[item]; ok {
 		m.workDuration.Observe(time.Since(t).Seconds())
 		delete(m.gotAt, item)
 	}
+	// exercise:end 4
 }
 
 func (m *namedMetrics[T]) updateUnfinishedWork() {
+	// exercise:begin 4
 	var total, oldest float64
 	for _, t := range m.gotAt {
 		age := time.Since(t).Seconds()
@@ -191,11 +201,13 @@ func (m *namedMetrics[T]) updateUnfinishedWork() {
 	}
 	m.unfinishedWork.Set(total)
 	m.longestRunning.Set(oldest)
+	// exercise:end 4
 }
 
 // newRetriesMetric returns the retries counter of a delaying queue named
 // name, or nil for an unnamed one.
 func newRetriesMetric(p MetricsProvider, name string) CounterMetric {
+	// exercise:begin 8
 	if name == "" {
 		return nil
 	}
@@ -203,4 +215,5 @@ func newRetriesMetric(p MetricsProvider, name string) CounterMetric {
 		p = defaultProvider()
 	}
 	return p.NewRetriesMetric(name)
+	// exercise:end 8
 }

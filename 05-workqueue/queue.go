@@ -95,6 +95,10 @@ func NewTyped[T comparable]() *Typed[T] {
 
 // NewTypedWithConfig returns a queue with the given name and metrics.
 func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
+	// exercise:begin 1 Start and stop a queue: its state, Len and ShutDown
+	// exercise:hint The constructor makes the three containers (queue slice, dirty and processing sets), the metrics from newQueueMetrics, and the condition variable on q.mu; it starts the metrics goroutine only for a queue with real metrics. ShutDown starts a shutdown that does not drain and stops that goroutine; Len and ShuttingDown read under the lock.
+	// exercise:deeper Build the Cond after the struct: sync.NewCond(&q.mu) must point at the field of the queue you return. startShutdown sets drain, then shuttingDown, then Broadcasts: every Get blocked on an empty queue must wake to see it. stopMetricsLoop closes stopMetrics once (a sync.Once: ShutDown may be called twice, and after ShutDownWithDrain) and waits on metricsDone, so no goroutine outlives the queue.
+	// exercise:track deep
 	q := &Typed[T]{
 		dirty:       set[T]{},
 		processing:  set[T]{},
@@ -107,12 +111,13 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 		go q.updateUnfinishedWorkLoop()
 	}
 	return q
+	// exercise:end 1
 }
 
 // Add queues item unless it is already waiting or the queue is shutting
 // down. An item a worker holds is only marked dirty: Done queues it.
 func (q *Typed[T]) Add(item T) {
-	// exercise:begin 1 Add and Get: the dirty set and the processing set
+	// exercise:begin 2 Add and Get: the dirty set and the processing set
 	// exercise:hint In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it.
 	// exercise:hint In Get, you wait for an item and pop the oldest. You move it from dirty to processing.
 	// exercise:deeper You hold q.mu for the whole call. You ignore Add after shutdown.
@@ -131,21 +136,23 @@ func (q *Typed[T]) Add(item T) {
 	}
 	q.queue = append(q.queue, item)
 	q.cond.Signal()
-	// exercise:end 1
+	// exercise:end 2
 }
 
 // Len is the number of items waiting for a worker.
 func (q *Typed[T]) Len() int {
+	// exercise:begin 1
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return len(q.queue)
+	// exercise:end 1
 }
 
 // Get blocks until an item is queued or the queue shuts down. It keeps
 // handing out queued items after shutdown; shutdown is true only when
 // there are none left.
 func (q *Typed[T]) Get() (item T, shutdown bool) {
-	// exercise:begin 1
+	// exercise:begin 2
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	for len(q.queue) == 0 && !q.shuttingDown {
@@ -162,14 +169,14 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 	q.dirty.delete(item)
 	q.processing.insert(item)
 	return item, false
-	// exercise:end 1
+	// exercise:end 2
 }
 
 // Done says a worker has finished with item. If item was added while the
 // worker held it, Done queues it again, at the back: all those adds become
 // one more round of work.
 func (q *Typed[T]) Done(item T) {
-	// exercise:begin 2 Done: give an item back, and queue it again if it changed meanwhile
+	// exercise:begin 3 Done: give an item back, and queue it again if it changed meanwhile
 	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the back of the queue.
 	// exercise:deeper You hold q.mu and call q.metrics.done first.
 	// exercise:deeper After you queue a dirty item, you call q.cond.Signal.
@@ -185,24 +192,26 @@ func (q *Typed[T]) Done(item T) {
 	case len(q.processing) == 0:
 		q.cond.Broadcast() // a ShutDownWithDrain may be waiting for this
 	}
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // ShutDown stops the queue: Add is ignored from now on, and every Get
 // waiting on an empty queue returns shutdown. It ends a ShutDownWithDrain
 // that is still waiting.
 func (q *Typed[T]) ShutDown() {
+	// exercise:begin 1
 	defer q.stopMetricsLoop()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.startShutdown(false)
+	// exercise:end 1
 }
 
 // ShutDownWithDrain is ShutDown, then waits until every item a worker
 // holds is Done. It does not wait for items still queued: workers can keep
 // getting those, but nobody has to.
 func (q *Typed[T]) ShutDownWithDrain() {
-	// exercise:begin 6 Shut down with drain: wait for the work in flight
+	// exercise:begin 11 Shut down with drain: wait for the work in flight
 	// exercise:hint You start the shutdown in drain mode. Then you wait until the processing set is empty, or until a plain ShutDown cancels the drain.
 	// exercise:deeper You defer q.stopMetricsLoop and hold q.mu. You call q.startShutdown(true).
 	// exercise:deeper Then you loop on q.cond.Wait while q.drain is true and q.processing is not empty.
@@ -213,28 +222,33 @@ func (q *Typed[T]) ShutDownWithDrain() {
 	for q.drain && len(q.processing) > 0 {
 		q.cond.Wait()
 	}
-	// exercise:end 6
+	// exercise:end 11
 }
 
 // startShutdown marks the queue shutting down and wakes everyone waiting.
 // Call it with q.mu held.
 func (q *Typed[T]) startShutdown(drain bool) {
+	// exercise:begin 1
 	q.drain = drain
 	q.shuttingDown = true
 	q.cond.Broadcast()
+	// exercise:end 1
 }
 
 // ShuttingDown reports whether the queue has been shut down.
 func (q *Typed[T]) ShuttingDown() bool {
+	// exercise:begin 1
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	return q.shuttingDown
+	// exercise:end 1
 }
 
 // updateUnfinishedWorkLoop refreshes the gauges that show how long
 // workers have held their items, until the queue shuts down. A stuck
 // worker shows up there long before its Done.
 func (q *Typed[T]) updateUnfinishedWorkLoop() {
+	// exercise:begin 4
 	defer q.metricsDone.Done()
 	tick := time.NewTicker(unfinishedWorkPeriod)
 	defer tick.Stop()
@@ -250,12 +264,15 @@ func (q *Typed[T]) updateUnfinishedWorkLoop() {
 			q.mu.Unlock()
 		}
 	}
+	// exercise:end 4
 }
 
 // stopMetricsLoop ends updateUnfinishedWorkLoop and waits for it.
 func (q *Typed[T]) stopMetricsLoop() {
+	// exercise:begin 1
 	q.stopMetricsOnce.Do(func() { close(q.stopMetrics) })
 	q.metricsDone.Wait()
+	// exercise:end 1
 }
 
 // set is a set of comparable items.

@@ -30,10 +30,15 @@ type TypedRateLimiter[T comparable] interface {
 //
 // client-go: util/workqueue/default_rate_limiters.go (DefaultTypedControllerRateLimiter)
 func DefaultTypedControllerRateLimiter[T comparable]() TypedRateLimiter[T] {
+	// exercise:begin 6 Fast-slow, the token bucket and the defaults
+	// exercise:hint Fast-slow counts the failure first, then waits fast while the count is at most maxFast and slow after. The bucket reserves a token and returns its delay. The controller default is the max of exponential (5ms to 1000s) and a bucket of 10 per second with a burst of 100; the item-based default is exponential from 1ms. With-max-wait caps the inner limiter's wait.
+	// exercise:deeper Every per-item limiter guards its failures map with its mutex; Forget deletes the entry (no entry means no failures), NumRequeues reads it. rate.NewLimiter(rate.Limit(10), 100) is the bucket; Reserve().Delay() books a future token, so the waits grow while retries keep coming.
+	// exercise:track deep
 	return NewTypedMaxOfRateLimiter(
 		NewTypedItemExponentialFailureRateLimiter[T](5*time.Millisecond, 1000*time.Second),
 		&TypedBucketRateLimiter[T]{Limiter: rate.NewLimiter(rate.Limit(10), 100)},
 	)
+	// exercise:end 6
 }
 
 // DefaultTypedItemBasedRateLimiter is per item only: 1ms doubling up to
@@ -41,7 +46,9 @@ func DefaultTypedControllerRateLimiter[T comparable]() TypedRateLimiter[T] {
 //
 // client-go: util/workqueue/default_rate_limiters.go (DefaultTypedItemBasedRateLimiter)
 func DefaultTypedItemBasedRateLimiter[T comparable]() TypedRateLimiter[T] {
+	// exercise:begin 6
 	return NewTypedItemExponentialFailureRateLimiter[T](time.Millisecond, 1000*time.Second)
+	// exercise:end 6
 }
 
 // TypedItemExponentialFailureRateLimiter doubles an item's wait on every
@@ -66,7 +73,7 @@ func NewTypedItemExponentialFailureRateLimiter[T comparable](base, max time.Dura
 // When returns base·2ⁿ, n being item's failures before this one, capped
 // at max. It never overflows: a wait too large for a Duration is max.
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	// exercise:begin 3 Exponential backoff per item
+	// exercise:begin 5 Exponential backoff per item
 	// exercise:hint You count this failure. You return base doubled once per earlier failure, and never more than max.
 	// exercise:hint A doubling that does not fit in a time.Duration gives max, not an overflow.
 	// exercise:deeper You hold r.mu. You read n := r.failures[item], then store n + 1.
@@ -79,21 +86,25 @@ func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 		return r.max // base·2ⁿ does not fit in a Duration: it is more than any max
 	}
 	return min(r.base<<n, r.max)
-	// exercise:end 3
+	// exercise:end 5
 }
 
 // NumRequeues is item's failures since it was last forgotten.
 func (r *TypedItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
+	// exercise:begin 5
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.failures[item]
+	// exercise:end 5
 }
 
 // Forget starts item's backoff over.
 func (r *TypedItemExponentialFailureRateLimiter[T]) Forget(item T) {
+	// exercise:begin 5
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.failures, item)
+	// exercise:end 5
 }
 
 // TypedItemFastSlowRateLimiter retries an item quickly a few times, then
@@ -116,6 +127,7 @@ func NewTypedItemFastSlowRateLimiter[T comparable](fast, slow time.Duration, max
 
 // When counts the failure first: failure number maxFast is still fast.
 func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
+	// exercise:begin 6
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.failures[item]++
@@ -123,18 +135,23 @@ func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
 		return r.fast
 	}
 	return r.slow
+	// exercise:end 6
 }
 
 func (r *TypedItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
+	// exercise:begin 6
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.failures[item]
+	// exercise:end 6
 }
 
 func (r *TypedItemFastSlowRateLimiter[T]) Forget(item T) {
+	// exercise:begin 6
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	delete(r.failures, item)
+	// exercise:end 6
 }
 
 // TypedBucketRateLimiter limits all items together with a token bucket:
@@ -150,7 +167,9 @@ type TypedBucketRateLimiter[T comparable] struct {
 
 // When reserves a token and returns how long until it is ours.
 func (r *TypedBucketRateLimiter[T]) When(T) time.Duration {
+	// exercise:begin 6
 	return r.Limiter.Reserve().Delay()
+	// exercise:end 6
 }
 
 func (r *TypedBucketRateLimiter[T]) NumRequeues(T) int { return 0 }
@@ -174,7 +193,7 @@ func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) Typ
 // When asks every limiter, and returns the longest wait (0 if there are
 // no limiters).
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
-	// exercise:begin 4 Max-of: combine limiters
+	// exercise:begin 7 Max-of: combine limiters
 	// exercise:hint You ask every limiter, even after one gives a long wait. You return the longest wait.
 	// exercise:hint NumRequeues is the largest count. Forget forgets on every limiter.
 	// exercise:deeper If you skip a limiter's When, its count falls behind and its next wait is wrong.
@@ -183,27 +202,27 @@ func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
 		longest = max(longest, l.When(item))
 	}
 	return longest
-	// exercise:end 4
+	// exercise:end 7
 }
 
 // NumRequeues is the largest count among the limiters.
 func (r *TypedMaxOfRateLimiter[T]) NumRequeues(item T) int {
-	// exercise:begin 4
+	// exercise:begin 7
 	most := 0
 	for _, l := range r.limiters {
 		most = max(most, l.NumRequeues(item))
 	}
 	return most
-	// exercise:end 4
+	// exercise:end 7
 }
 
 // Forget forgets item on every limiter.
 func (r *TypedMaxOfRateLimiter[T]) Forget(item T) {
-	// exercise:begin 4
+	// exercise:begin 7
 	for _, l := range r.limiters {
 		l.Forget(item)
 	}
-	// exercise:end 4
+	// exercise:end 7
 }
 
 // TypedWithMaxWaitRateLimiter caps another limiter's waits at maxDelay.
@@ -221,7 +240,9 @@ func NewTypedWithMaxWaitRateLimiter[T comparable](limiter TypedRateLimiter[T], m
 }
 
 func (r *TypedWithMaxWaitRateLimiter[T]) When(item T) time.Duration {
+	// exercise:begin 6
 	return min(r.limiter.When(item), r.maxDelay)
+	// exercise:end 6
 }
 
 func (r *TypedWithMaxWaitRateLimiter[T]) NumRequeues(item T) int { return r.limiter.NumRequeues(item) }

@@ -37,6 +37,10 @@ func NewTypedRateLimitingQueue[T comparable](limiter TypedRateLimiter[T]) TypedR
 
 // NewTypedRateLimitingQueueWithConfig returns a rate-limiting queue.
 func NewTypedRateLimitingQueueWithConfig[T comparable](limiter TypedRateLimiter[T], config TypedRateLimitingQueueConfig[T]) TypedRateLimitingInterface[T] {
+	// exercise:begin 10 The rate-limiting queue: a delaying queue and a limiter
+	// exercise:hint Without a delaying queue in the config, make one with the config's name and provider; the rate-limiting queue is that queue plus the limiter. NumRequeues asks the limiter.
+	// exercise:deeper AddRateLimited is AddAfter(item, limiter.When(item)) and Forget is limiter.Forget: the queue keeps no retry state of its own, which is why a worker must call Forget on success.
+	// exercise:track deep
 	if config.DelayingQueue == nil {
 		config.DelayingQueue = NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{
 			Name:            config.Name,
@@ -44,6 +48,7 @@ func NewTypedRateLimitingQueueWithConfig[T comparable](limiter TypedRateLimiter[
 		})
 	}
 	return &rateLimitingQueue[T]{TypedDelayingInterface: config.DelayingQueue, limiter: limiter}
+	// exercise:end 10
 }
 
 // rateLimitingQueue is a delaying queue and a rate limiter, nothing more:
@@ -58,5 +63,7 @@ type rateLimitingQueue[T comparable] struct {
 func (q *rateLimitingQueue[T]) AddRateLimited(item T) { q.AddAfter(item, q.limiter.When(item)) }
 func (q *rateLimitingQueue[T]) Forget(item T)         { q.limiter.Forget(item) }
 func (q *rateLimitingQueue[T]) NumRequeues(item T) int {
+	// exercise:begin 10
 	return q.limiter.NumRequeues(item)
+	// exercise:end 10
 }

@@ -34,7 +34,7 @@ func newWaiting[T comparable]() *waiting[T] {
 // insert makes item wait until readyAt, or until its current ready time if
 // that is earlier.
 func (w *waiting[T]) insert(item T, readyAt time.Time) {
-	// exercise:begin 5 The waiting heap: the earliest ready time wins
+	// exercise:begin 9 The waiting heap: the earliest ready time wins
 	// exercise:hint An item that already waits keeps the earlier of its two ready times. A new item goes on the heap.
 	// exercise:hint You also fill in the heap methods of entryHeap: container/heap calls them.
 	// exercise:hint The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
@@ -51,12 +51,13 @@ func (w *waiting[T]) insert(item T, readyAt time.Time) {
 	e := &entry[T]{item: item, readyAt: readyAt}
 	heap.Push(&w.entries, e)
 	w.byItem[item] = e
-	// exercise:end 5
+	// exercise:end 9
 }
 
 // popReady removes and returns, earliest first, every item whose ready
 // time is not after now.
 func (w *waiting[T]) popReady(now time.Time) []T {
+	// exercise:begin 8
 	var ready []T
 	for len(w.entries) > 0 && !w.entries[0].readyAt.After(now) {
 		e := heap.Pop(&w.entries).(*entry[T])
@@ -64,14 +65,17 @@ func (w *waiting[T]) popReady(now time.Time) []T {
 		ready = append(ready, e.item)
 	}
 	return ready
+	// exercise:end 8
 }
 
 // next returns the earliest ready time, if anything waits.
 func (w *waiting[T]) next() (time.Time, bool) {
+	// exercise:begin 8
 	if len(w.entries) == 0 {
 		return time.Time{}, false
 	}
 	return w.entries[0].readyAt, true
+	// exercise:end 8
 }
 
 // entryHeap implements heap.Interface: container/heap keeps the order,
@@ -81,34 +85,34 @@ type entryHeap[T comparable] []*entry[T]
 func (h entryHeap[T]) Len() int { return len(h) }
 
 func (h entryHeap[T]) Less(i, j int) bool {
-	// exercise:begin 5
+	// exercise:begin 9
 	return h[i].readyAt.Before(h[j].readyAt)
-	// exercise:end 5
+	// exercise:end 9
 }
 
 func (h entryHeap[T]) Swap(i, j int) {
-	// exercise:begin 5
+	// exercise:begin 9
 	h[i], h[j] = h[j], h[i]
 	h[i].index = i
 	h[j].index = j
-	// exercise:end 5
+	// exercise:end 9
 }
 
 func (h *entryHeap[T]) Push(x any) {
-	// exercise:begin 5
+	// exercise:begin 9
 	e := x.(*entry[T])
 	e.index = len(*h)
 	*h = append(*h, e)
-	// exercise:end 5
+	// exercise:end 9
 }
 
 func (h *entryHeap[T]) Pop() any {
-	// exercise:begin 5
+	// exercise:begin 9
 	old := *h
 	e := old[len(old)-1]
 	old[len(old)-1] = nil
 	e.index = -1
 	*h = old[:len(old)-1]
 	return e
-	// exercise:end 5
+	// exercise:end 9
 }

@@ -42,12 +42,16 @@ func (c *Controller) OnDeploymentAdd(obj any) {
 // resourceVersion means a resync, which says nothing new about an owned
 // object, so it is skipped.
 func (c *Controller) OnDeploymentUpdate(old, new any) {
+	// exercise:begin 3 Find the Rollout that owns a Deployment
+	// exercise:hint Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
+	// exercise:deeper metav1.GetControllerOf gives the owner reference with controller=true; compare its Kind with "Rollout" and its APIVersion with v1alpha1.SchemeGroupVersion.String(), then c.rollouts.Get(namespace, owner.Name) and c.enqueueRollout.
 	oldD, okOld := old.(*appsv1.Deployment)
 	newD, okNew := new.(*appsv1.Deployment)
 	if okOld && okNew && oldD.ResourceVersion == newD.ResourceVersion {
 		return
 	}
 	c.handleObject(new)
+	// exercise:end 3
 }
 
 // OnDeploymentDelete is the Deployment informer's delete handler. When the
@@ -64,7 +68,7 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
-	// exercise:begin 1 Enqueue a Rollout's key from the handlers
+	// exercise:begin 2 Enqueue a Rollout's key from the handlers
 	// exercise:hint Turn the object into its "namespace/name" key, then add the key (not the object) to c.queue.
 	// exercise:hint Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change.
 	// exercise:deeper indexer.DeletionHandlingMetaNamespaceKeyFunc(obj) gives the key of an object or a tombstone; then c.queue.Add(key).
@@ -75,7 +79,7 @@ func (c *Controller) enqueueRollout(obj any) {
 	}
 	c.queue.Add(key)
 	c.tracef(StageQueue, key, "add: %d key(s) waiting", c.queue.Len())
-	// exercise:end 1
+	// exercise:end 2
 }
 
 // handleObject finds the Rollout that controls a Deployment and enqueues
@@ -85,9 +89,7 @@ func (c *Controller) enqueueRollout(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (handleObject)
 func (c *Controller) handleObject(obj any) {
-	// exercise:begin 2 Find the Rollout that owns a Deployment
-	// exercise:hint Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
-	// exercise:deeper metav1.GetControllerOf gives the owner reference with controller=true; compare its Kind with "Rollout" and its APIVersion with v1alpha1.SchemeGroupVersion.String(), then c.rollouts.Get(namespace, owner.Name) and c.enqueueRollout.
+	// exercise:begin 3
 	object, ok := obj.(metav1.Object)
 	if !ok {
 		tombstone, ok := obj.(indexer.DeletedFinalStateUnknown)
@@ -113,5 +115,5 @@ func (c *Controller) handleObject(obj any) {
 	}
 	c.tracef(StageHandler, object.GetNamespace()+"/"+owner.Name, "deployment %s belongs to this rollout", object.GetName())
 	c.enqueueRollout(rollout)
-	// exercise:end 2
+	// exercise:end 3
 }

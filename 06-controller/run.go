@@ -22,6 +22,7 @@ var ErrCacheSync = errors.New("failed to wait for caches to sync")
 //
 // client-go: k8s.io/sample-controller/controller.go (Run)
 func (c *Controller) Run(ctx context.Context, workers int) error {
+	// exercise:begin 1
 	c.tracef(StageWorker, "", "waiting for informer caches to sync")
 	if !c.waitForCacheSync(ctx) {
 		c.queue.ShutDown()
@@ -47,12 +48,14 @@ func (c *Controller) Run(ctx context.Context, workers int) error {
 	wg.Wait()
 	c.tracef(StageWorker, "", "all workers stopped")
 	return nil
+	// exercise:end 1
 }
 
 // waitForCacheSync polls the Synced functions until all report true or
 // ctx ends. Starting workers on a half-filled cache would make them
 // create Deployments that already exist.
 func (c *Controller) waitForCacheSync(ctx context.Context) bool {
+	// exercise:begin 1
 	for {
 		all := true
 		for _, synced := range c.synced {
@@ -70,15 +73,18 @@ func (c *Controller) waitForCacheSync(ctx context.Context) bool {
 		case <-time.After(10 * time.Millisecond):
 		}
 	}
+	// exercise:end 1
 }
 
 // recoverWorker hands a worker's panic to Config.Crashed when set, and
 // otherwise lets it crash the program.
 func (c *Controller) recoverWorker() {
+	// exercise:begin 1
 	if c.crashed == nil {
 		return
 	}
 	if v := recover(); v != nil {
 		c.crashed(v)
 	}
+	// exercise:end 1
 }

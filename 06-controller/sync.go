@@ -27,8 +27,8 @@ import (
 //
 // client-go: k8s.io/sample-controller/controller.go (syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
-	// exercise:begin 3 Create or update the Deployment a Rollout owns
-	// exercise:hint Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status.
+	// exercise:begin 4 Create or update the Deployment a Rollout owns
+	// exercise:hint Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event.
 	// exercise:hint Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
 	// exercise:deeper Use apierrors.IsNotFound on lister errors, newDeployment(rollout) to create, metav1.IsControlledBy for ownership, deploymentChanges to see what differs, and c.updateStatus at the end.
 	namespace, name, err := indexer.SplitMetaNamespaceKey(key)
@@ -77,7 +77,7 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	}
 
 	return c.updateStatus(ctx, key, rollout, deployment)
-	// exercise:end 3
+	// exercise:end 4
 }
 
 // newDeployment is the Deployment a Rollout asks for: one container
@@ -86,6 +86,7 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 // reference does two jobs: the garbage collector deletes the Deployment
 // with its Rollout, and handleObject finds the Rollout from the Deployment.
 func newDeployment(rollout *v1alpha1.Rollout) *appsv1.Deployment {
+	// exercise:begin 4
 	labels := map[string]string{"app": rollout.Spec.DeploymentName, "rollout": rollout.Name}
 	return &appsv1.Deployment{
 		ObjectMeta: metav1.ObjectMeta{
@@ -107,12 +108,14 @@ func newDeployment(rollout *v1alpha1.Rollout) *appsv1.Deployment {
 			},
 		},
 	}
+	// exercise:end 4
 }
 
 // deploymentChanges lists, for people, what the Deployment must change to
 // match the Rollout: its replicas (when the Rollout sets them) and its
 // first container's image. Empty means in step.
 func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string {
+	// exercise:begin 4
 	var changes []string
 	if want := rollout.Spec.Replicas; want != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *want) {
 		have := "unset"
@@ -125,13 +128,16 @@ func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string
 		changes = append(changes, fmt.Sprintf("image %s→%s", have, rollout.Spec.Image))
 	}
 	return changes
+	// exercise:end 4
 }
 
 func deploymentImage(d *appsv1.Deployment) string {
+	// exercise:begin 4
 	if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
 		return cs[0].Image
 	}
 	return ""
+	// exercise:end 4
 }
 
 // withRolloutSpec returns a copy of the Deployment with the Rollout's
@@ -139,6 +145,7 @@ func deploymentImage(d *appsv1.Deployment) string {
 // those two fields, not the whole object. The cached object is never
 // changed in place, because the informer and every other reader share it.
 func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.Deployment {
+	// exercise:begin 4
 	d = d.DeepCopy()
 	if rollout.Spec.Replicas != nil {
 		d.Spec.Replicas = rollout.Spec.Replicas
@@ -148,6 +155,7 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 	}
 	d.Spec.Template.Spec.Containers[0].Image = rollout.Spec.Image
 	return d
+	// exercise:end 4
 }
 
 // updateStatus copies what the Deployment reports into the Rollout's
@@ -156,6 +164,7 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 //
 // client-go: k8s.io/sample-controller/controller.go (updateFooStatus)
 func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1alpha1.Rollout, d *appsv1.Deployment) error {
+	// exercise:begin 4
 	updated := rollout.DeepCopy()
 	updated.Status.AvailableReplicas = d.Status.AvailableReplicas
 	updated.Status.ObservedGeneration = rollout.Generation
@@ -176,21 +185,26 @@ func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1al
 	c.tracef(StageAPI, key, "update status: available %d, %s=%s", updated.Status.AvailableReplicas, ConditionReady, ready.Status)
 	_, err := c.rolloutFor(rollout.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: FieldManager})
 	return err
+	// exercise:end 4
 }
 
 // wantReplicas is a Deployment's desired size; nil means the API default, 1.
 func wantReplicas(d *appsv1.Deployment) int32 {
+	// exercise:begin 4
 	if d.Spec.Replicas == nil {
 		return 1
 	}
 	return *d.Spec.Replicas
+	// exercise:end 4
 }
 
 // event records an Event about the Rollout and traces it.
 func (c *Controller) event(key string, rollout *v1alpha1.Rollout, eventtype, reason, format string, args ...any) {
+	// exercise:begin 4
 	msg := fmt.Sprintf(format, args...)
 	c.tracef(StageEvent, key, "%s %s: %s", eventtype, reason, msg)
 	if c.recorder != nil {
 		c.recorder.Eventf(rollout, eventtype, reason, "%s", msg)
 	}
+	// exercise:end 4
 }

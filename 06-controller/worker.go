@@ -8,8 +8,12 @@ import (
 // starts several; the queue guarantees that no two of them ever hold the
 // same key at once, so syncHandler never races itself on one Rollout.
 func (c *Controller) runWorker(ctx context.Context) {
+	// exercise:begin 5 The worker: take keys until shutdown, retry with backoff, forget on success
+	// exercise:hint runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails.
+	// exercise:deeper key, shutdown := c.queue.Get(); defer c.queue.Done(key); on error c.queue.AddRateLimited(key) and report with c.errorf; on success c.queue.Forget(key). Return true unless shutdown.
 	for c.processNextWorkItem(ctx) {
 	}
+	// exercise:end 5
 }
 
 // processNextWorkItem takes one key, syncs it, and tells the queue how it
@@ -24,9 +28,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 //
 // client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	// exercise:begin 4 Retry with backoff, forget on success
-	// exercise:hint Get a key (stop when the queue shuts down), always call Done for it, then Forget it when syncHandler succeeds or AddRateLimited it when it fails.
-	// exercise:deeper key, shutdown := c.queue.Get(); defer c.queue.Done(key); on error c.queue.AddRateLimited(key) and report with c.errorf; on success c.queue.Forget(key). Return true unless shutdown.
+	// exercise:begin 5
 	key, shutdown := c.queue.Get()
 	if shutdown {
 		return false
@@ -42,5 +44,5 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	c.queue.Forget(key)
 	c.tracef(StageWorker, key, "synced")
 	return true
-	// exercise:end 4
+	// exercise:end 5
 }

@@ -1,12 +1,16 @@
 package workshop_test
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"testing"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/progress"
 )
 
 // TestDocsLinks keeps the docs from drifting away from the code: every
@@ -80,6 +84,32 @@ func TestChapterDocsShareOneShape(t *testing.T) {
 		}
 		if strings.Join(got, "|") != strings.Join(want, "|") {
 			t.Errorf("%s has sections %q; every chapter doc has %q", filepath.Base(doc), got, want)
+		}
+	}
+}
+
+// TestExerciseTables checks each chapter doc's exercise table is the one
+// selftest -record writes from the exercises and the blame file, so the
+// doc and the runner agree on the order and on what runs on what.
+func TestExerciseTables(t *testing.T) {
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.All(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list {
+		path, now, want, err := progress.DocTable(root, c)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Contains(now, []byte(progress.TableBegin)) {
+			continue // a doc without a generated table yet
+		}
+		if !bytes.Equal(now, want) {
+			t.Errorf("%s: the exercise table is stale. Run: go run ./workshop/cmd/selftest -record %s", path, c.Number())
 		}
 	}
 }

@@ -81,9 +81,9 @@ func (s *storeIndex) update(key string, oldObj, newObj any) {
 //
 // client-go: tools/cache/thread_safe_store.go (storeIndex.updateSingleIndex)
 func (s *storeIndex) updateOne(name, key string, oldObj, newObj any) {
-	// Exercise 3: Move index entries when an object changes.
+	// Exercise 5: Move index entries when an object changes.
 	// Hint: Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set.
-	panic(todo.Exercise("03-indexer", 3, "Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set."))
+	panic(todo.Exercise("03-indexer", 5, "Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set."))
 }
 
 // values runs the index function called name on obj. A nil obj has no

@@ -78,10 +78,9 @@ type DeletedFinalStateUnknown struct {
 //
 // client-go: tools/cache/controller.go (DeletionHandlingMetaNamespaceKeyFunc)
 func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
-	if d, ok := obj.(DeletedFinalStateUnknown); ok {
-		return d.Key, nil
-	}
-	return MetaNamespaceKeyFunc(obj)
+	// Exercise 1, continued.
+	// Hint: An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty.
+	panic(todo.Exercise("03-indexer", 1, "An ExplicitKey is already a key. Anything else is read through meta.Accessor: \"namespace/name\", or just \"name\" when the namespace is empty."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -80,9 +80,9 @@ func (l Lister[T]) candidates() []any {
 //
 // client-go: listers/generic_helpers.go (ResourceIndexer.Get)
 func (l Lister[T]) Get(name string) (T, error) {
-	// Exercise 4: Get an object through a lister.
+	// Exercise 7: Get an object through a lister.
 	// Hint: The key is "namespace/name", or just "name" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name.
-	panic(todo.Exercise("03-indexer", 4, "The key is \"namespace/name\", or just \"name\" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name."))
+	panic(todo.Exercise("03-indexer", 7, "The key is \"namespace/name\", or just \"name\" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -4,11 +4,8 @@
 package indexer
 
 import (
-	"fmt"
 	"maps"
 	"slices"
-	"sort"
-	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -119,9 +116,9 @@ func (s *ThreadSafeStore) ListKeys() []string {
 // reflector calls it with the result of a LIST: whatever is not in the new
 // list is gone. The store takes ownership of items.
 func (s *ThreadSafeStore) Replace(items map[string]any, rv string) {
-	// Exercise 5: Replace everything and rebuild the indexes.
+	// Exercise 9: Replace everything and rebuild the indexes.
 	// Hint: Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item.
-	panic(todo.Exercise("03-indexer", 5, "Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item."))
+	panic(todo.Exercise("03-indexer", 9, "Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item."))
 }
 
 // Index returns the objects that share an index value with obj in the
@@ -193,20 +190,17 @@ func (s *ThreadSafeStore) GetIndexers() Indexers {
 // there from the start. A name that already exists is refused: silently
 // replacing an index function would leave its index built by the old one.
 func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
-	// Exercise 6: Add an index to a store that already has objects.
+	// Exercise 10: Add an index to a store that already has objects.
 	// Hint: First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
-	panic(todo.Exercise("03-indexer", 6, "First refuse any name that already exists, with the error \"indexer conflict: map[name:{}]\" (all clashing names, sorted). Then add the functions and index every stored object under each new index only."))
+	panic(todo.Exercise("03-indexer", 10, "First refuse any name that already exists, with the error \"indexer conflict: map[name:{}]\" (all clashing names, sorted). Then add the functions and index every stored object under each new index only."))
 }
 
 // conflictError reports index names that already exist, worded and
 // ordered as client-go prints its set: "indexer conflict: map[a:{} b:{}]".
 func conflictError(names []string) error {
-	sort.Strings(names)
-	parts := make([]string, len(names))
-	for i, n := range names {
-		parts[i] = n + ":{}"
-	}
-	return fmt.Errorf("indexer conflict: map[%s]", strings.Join(parts, " "))
+	// Exercise 10, continued.
+	// Hint: First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
+	panic(todo.Exercise("03-indexer", 10, "First refuse any name that already exists, with the error \"indexer conflict: map[name:{}]\" (all clashing names, sorted). Then add the functions and index every stored object under each new index only."))
 }
 
 // LastStoreSyncResourceVersion is the resource version of the last write

@@ -16,7 +16,7 @@
 //
 //	queue.go               the queue: FIFO order, the dirty set and the processing set
 //	metrics.go             the hooks a queue reports through, and their metric names
-//	memory_metrics.go      a tiny provider that keeps the numbers in memory
+//	metrics_memory.go      a tiny provider that keeps the numbers in memory
 //	waiting.go             a heap of items waiting for their ready time
 //	delaying_queue.go      AddAfter: the queue plus a goroutine that wakes at ready times
 //	rate_limiters.go       how long to wait before a retry: per item, overall, or both

@@ -70,23 +70,23 @@ func NewTypedItemExponentialFailureRateLimiter[T comparable](base, max time.Dura
 // When returns base·2ⁿ, n being item's failures before this one, capped
 // at max. It never overflows: a wait too large for a Duration is max.
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	// Exercise 3: Exponential backoff per item.
+	// Exercise 5: Exponential backoff per item.
 	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
-	panic(todo.Exercise("05-workqueue", 3, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
+	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
 }
 
 // NumRequeues is item's failures since it was last forgotten.
 func (r *TypedItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return r.failures[item]
+	// Exercise 5, continued.
+	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
+	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
 }
 
 // Forget starts item's backoff over.
 func (r *TypedItemExponentialFailureRateLimiter[T]) Forget(item T) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	delete(r.failures, item)
+	// Exercise 5, continued.
+	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
+	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
 }
 
 // TypedItemFastSlowRateLimiter retries an item quickly a few times, then
@@ -167,23 +167,23 @@ func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) Typ
 // When asks every limiter, and returns the longest wait (0 if there are
 // no limiters).
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
-	// Exercise 4: Max-of: combine limiters.
+	// Exercise 7: Max-of: combine limiters.
 	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 4, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
 }
 
 // NumRequeues is the largest count among the limiters.
 func (r *TypedMaxOfRateLimiter[T]) NumRequeues(item T) int {
-	// Exercise 4, continued.
+	// Exercise 7, continued.
 	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 4, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
 }
 
 // Forget forgets item on every limiter.
 func (r *TypedMaxOfRateLimiter[T]) Forget(item T) {
-	// Exercise 4, continued.
+	// Exercise 7, continued.
 	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 4, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
 }
 
 // TypedWithMaxWaitRateLimiter caps another limiter's waits at maxDelay.

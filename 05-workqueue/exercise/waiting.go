@@ -39,9 +39,9 @@ func newWaiting[T comparable]() *waiting[T] {
 // insert makes item wait until readyAt, or until its current ready time if
 // that is earlier.
 func (w *waiting[T]) insert(item T, readyAt time.Time) {
-	// Exercise 5: The waiting heap: the earliest ready time wins.
+	// Exercise 9: The waiting heap: the earliest ready time wins.
 	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
 }
 
 // popReady removes and returns, earliest first, every item whose ready
@@ -71,27 +71,27 @@ type entryHeap[T comparable] []*entry[T]
 func (h entryHeap[T]) Len() int { return len(h) }
 
 func (h entryHeap[T]) Less(i, j int) bool {
-	// Exercise 5, continued.
+	// Exercise 9, continued.
 	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
 }
 
 func (h entryHeap[T]) Swap(i, j int) {
-	// Exercise 5, continued.
+	// Exercise 9, continued.
 	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
 }
 
 func (h *entryHeap[T]) Push(x any) {
-	// Exercise 5, continued.
+	// Exercise 9, continued.
 	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
 }
 
 func (h *entryHeap[T]) Pop() any {
-	// Exercise 5, continued.
+	// Exercise 9, continued.
 	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 5, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

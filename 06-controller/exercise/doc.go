@@ -15,9 +15,9 @@
 //
 //	parts.go       the small interfaces the controller is written against
 //	controller.go  the Controller, its names and its trace stages
-//	handlers.go    informer handlers: changes become keys in the queue (exercises 1, 2)
-//	sync.go        syncHandler: one key made true in the cluster (exercise 3)
-//	worker.go      the worker loop: retries with backoff, Forget on success (exercise 4)
+//	handlers.go    informer handlers: changes become keys in the queue (exercises 2, 3)
+//	sync.go        syncHandler: one key made true in the cluster (exercise 4)
+//	worker.go      the worker loop: retries with backoff, Forget on success (exercise 5)
 //	run.go         Run: wait for caches, start workers, drain on shutdown
 //
 // Then the wirings, which build the parts: wiring/ours from chapters 01–05,

@@ -4,8 +4,6 @@
 package controller
 
 import (
-	appsv1 "k8s.io/api/apps/v1"
-
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -43,12 +41,9 @@ func (c *Controller) OnDeploymentAdd(obj any) {
 // resourceVersion means a resync, which says nothing new about an owned
 // object, so it is skipped.
 func (c *Controller) OnDeploymentUpdate(old, new any) {
-	oldD, okOld := old.(*appsv1.Deployment)
-	newD, okNew := new.(*appsv1.Deployment)
-	if okOld && okNew && oldD.ResourceVersion == newD.ResourceVersion {
-		return
-	}
-	c.handleObject(new)
+	// Exercise 3: Find the Rollout that owns a Deployment.
+	// Hint: Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
+	panic(todo.Exercise("06-controller", 3, "Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows."))
 }
 
 // OnDeploymentDelete is the Deployment informer's delete handler. When the
@@ -65,9 +60,9 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
-	// Exercise 1: Enqueue a Rollout's key from the handlers.
+	// Exercise 2: Enqueue a Rollout's key from the handlers.
 	// Hint: Turn the object into its "namespace/name" key, then add the key (not the object) to c.queue. Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change.
-	panic(todo.Exercise("06-controller", 1, "Turn the object into its \"namespace/name\" key, then add the key (not the object) to c.queue. Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change."))
+	panic(todo.Exercise("06-controller", 2, "Turn the object into its \"namespace/name\" key, then add the key (not the object) to c.queue. Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change."))
 }
 
 // handleObject finds the Rollout that controls a Deployment and enqueues
@@ -77,9 +72,9 @@ func (c *Controller) enqueueRollout(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (handleObject)
 func (c *Controller) handleObject(obj any) {
-	// Exercise 2: Find the Rollout that owns a Deployment.
+	// Exercise 3, continued.
 	// Hint: Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
-	panic(todo.Exercise("06-controller", 2, "Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows."))
+	panic(todo.Exercise("06-controller", 3, "Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

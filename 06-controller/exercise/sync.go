@@ -5,13 +5,8 @@ package controller
 
 import (
 	"context"
-	"fmt"
 
 	appsv1 "k8s.io/api/apps/v1"
-	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/equality"
-	"k8s.io/apimachinery/pkg/api/meta"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 
@@ -29,9 +24,9 @@ import (
 //
 // client-go: k8s.io/sample-controller/controller.go (syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
-	// Exercise 3: Create or update the Deployment a Rollout owns.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 3, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: Create or update the Deployment a Rollout owns.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // newDeployment is the Deployment a Rollout asks for: one container
@@ -40,52 +35,24 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 // reference does two jobs: the garbage collector deletes the Deployment
 // with its Rollout, and handleObject finds the Rollout from the Deployment.
 func newDeployment(rollout *v1alpha1.Rollout) *appsv1.Deployment {
-	labels := map[string]string{"app": rollout.Spec.DeploymentName, "rollout": rollout.Name}
-	return &appsv1.Deployment{
-		ObjectMeta: metav1.ObjectMeta{
-			Name:      rollout.Spec.DeploymentName,
-			Namespace: rollout.Namespace,
-			Labels:    labels,
-			OwnerReferences: []metav1.OwnerReference{
-				*metav1.NewControllerRef(rollout, v1alpha1.SchemeGroupVersion.WithKind("Rollout")),
-			},
-		},
-		Spec: appsv1.DeploymentSpec{
-			Replicas: rollout.Spec.Replicas,
-			Selector: &metav1.LabelSelector{MatchLabels: labels},
-			Template: corev1.PodTemplateSpec{
-				ObjectMeta: metav1.ObjectMeta{Labels: labels},
-				Spec: corev1.PodSpec{
-					Containers: []corev1.Container{{Name: "app", Image: rollout.Spec.Image}},
-				},
-			},
-		},
-	}
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // deploymentChanges lists, for people, what the Deployment must change to
 // match the Rollout: its replicas (when the Rollout sets them) and its
 // first container's image. Empty means in step.
 func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string {
-	var changes []string
-	if want := rollout.Spec.Replicas; want != nil && (d.Spec.Replicas == nil || *d.Spec.Replicas != *want) {
-		have := "unset"
-		if d.Spec.Replicas != nil {
-			have = fmt.Sprint(*d.Spec.Replicas)
-		}
-		changes = append(changes, fmt.Sprintf("replicas %s→%d", have, *want))
-	}
-	if have := deploymentImage(d); have != rollout.Spec.Image {
-		changes = append(changes, fmt.Sprintf("image %s→%s", have, rollout.Spec.Image))
-	}
-	return changes
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 func deploymentImage(d *appsv1.Deployment) string {
-	if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {
-		return cs[0].Image
-	}
-	return ""
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // withRolloutSpec returns a copy of the Deployment with the Rollout's
@@ -93,15 +60,9 @@ func deploymentImage(d *appsv1.Deployment) string {
 // those two fields, not the whole object. The cached object is never
 // changed in place, because the informer and every other reader share it.
 func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.Deployment {
-	d = d.DeepCopy()
-	if rollout.Spec.Replicas != nil {
-		d.Spec.Replicas = rollout.Spec.Replicas
-	}
-	if len(d.Spec.Template.Spec.Containers) == 0 {
-		d.Spec.Template.Spec.Containers = []corev1.Container{{Name: "app"}}
-	}
-	d.Spec.Template.Spec.Containers[0].Image = rollout.Spec.Image
-	return d
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // updateStatus copies what the Deployment reports into the Rollout's
@@ -110,43 +71,23 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 //
 // client-go: k8s.io/sample-controller/controller.go (updateFooStatus)
 func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1alpha1.Rollout, d *appsv1.Deployment) error {
-	updated := rollout.DeepCopy()
-	updated.Status.AvailableReplicas = d.Status.AvailableReplicas
-	updated.Status.ObservedGeneration = rollout.Generation
-	ready := metav1.Condition{
-		Type:               ConditionReady,
-		Status:             metav1.ConditionFalse,
-		Reason:             "Progressing",
-		Message:            fmt.Sprintf("%d of %d replicas available", d.Status.AvailableReplicas, wantReplicas(d)),
-		ObservedGeneration: rollout.Generation,
-	}
-	if d.Status.AvailableReplicas >= wantReplicas(d) {
-		ready.Status, ready.Reason = metav1.ConditionTrue, "Available"
-	}
-	meta.SetStatusCondition(&updated.Status.Conditions, ready)
-	if equality.Semantic.DeepEqual(updated.Status, rollout.Status) {
-		return nil
-	}
-	c.tracef(StageAPI, key, "update status: available %d, %s=%s", updated.Status.AvailableReplicas, ConditionReady, ready.Status)
-	_, err := c.rolloutFor(rollout.Namespace).UpdateStatus(ctx, updated, metav1.UpdateOptions{FieldManager: FieldManager})
-	return err
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // wantReplicas is a Deployment's desired size; nil means the API default, 1.
 func wantReplicas(d *appsv1.Deployment) int32 {
-	if d.Spec.Replicas == nil {
-		return 1
-	}
-	return *d.Spec.Replicas
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // event records an Event about the Rollout and traces it.
 func (c *Controller) event(key string, rollout *v1alpha1.Rollout, eventtype, reason, format string, args ...any) {
-	msg := fmt.Sprintf(format, args...)
-	c.tracef(StageEvent, key, "%s %s: %s", eventtype, reason, msg)
-	if c.recorder != nil {
-		c.recorder.Eventf(rollout, eventtype, reason, "%s", msg)
-	}
+	// Exercise 4, continued.
+	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
+	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -13,8 +13,9 @@ import (
 // starts several; the queue guarantees that no two of them ever hold the
 // same key at once, so syncHandler never races itself on one Rollout.
 func (c *Controller) runWorker(ctx context.Context) {
-	for c.processNextWorkItem(ctx) {
-	}
+	// Exercise 5: The worker: take keys until shutdown, retry with backoff, forget on success.
+	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails.
+	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails."))
 }
 
 // processNextWorkItem takes one key, syncs it, and tells the queue how it
@@ -29,9 +30,9 @@ func (c *Controller) runWorker(ctx context.Context) {
 //
 // client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	// Exercise 4: Retry with backoff, forget on success.
-	// Hint: Get a key (stop when the queue shuts down), always call Done for it, then Forget it when syncHandler succeeds or AddRateLimited it when it fails.
-	panic(todo.Exercise("06-controller", 4, "Get a key (stop when the queue shuts down), always call Done for it, then Forget it when syncHandler succeeds or AddRateLimited it when it fails."))
+	// Exercise 5, continued.
+	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails.
+	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

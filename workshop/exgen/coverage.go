@@ -1,6 +1,10 @@
 package exgen
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
 	"sort"
 	"strings"
 )
@@ -11,6 +15,41 @@ import (
 type Coverage struct {
 	Lines   int            // code lines in the package
 	ByTrack map[string]int // code lines inside regions, by track
+	// Bodies counts the code lines inside function bodies: the most that
+	// regions (whole bodies) could ever cover. The rest is package and
+	// import lines, types, fields, interfaces and one-line functions.
+	Bodies int
+}
+
+// Ceiling is the share of the code that lies in function bodies: the
+// coverage a chapter would have with every body an exercise.
+func (c Coverage) Ceiling() float64 {
+	if c.Lines == 0 {
+		return 0
+	}
+	return float64(c.Bodies) / float64(c.Lines)
+}
+
+// BodyShare is the share of the function-body lines inside regions.
+func (c Coverage) BodyShare() float64 {
+	if c.Bodies == 0 {
+		return 0
+	}
+	n := 0
+	for _, v := range c.ByTrack {
+		n += v
+	}
+	return float64(n) / float64(c.Bodies)
+}
+
+// Enough reports whether both tracks together cover at least least of the
+// code, or, where declarations make that impossible (a ceiling under
+// least plus five points), at least 85% of the function-body lines.
+func (c Coverage) Enough(least float64) bool {
+	if c.Share() >= least {
+		return true
+	}
+	return c.Ceiling() < least+0.05 && c.BodyShare() >= 0.85
 }
 
 // Share is the fraction of the code inside regions of the given tracks
@@ -40,6 +79,10 @@ func CoverageOf(chapterDir string) (Coverage, error) {
 	}
 	c := Coverage{ByTrack: map[string]int{TrackCore: 0, TrackDeep: 0}}
 	for _, f := range files {
+		body, err := bodyLines(filepath.Join(chapterDir, f.name), f.lines)
+		if err != nil {
+			return Coverage{}, err
+		}
 		inside := make([]string, len(f.lines)) // the track of each line inside a region
 		for _, r := range f.regions {
 			for i := r.begin; i <= r.end; i++ {
@@ -51,6 +94,9 @@ func CoverageOf(chapterDir string) (Coverage, error) {
 				continue
 			}
 			c.Lines++
+			if body[i] {
+				c.Bodies++
+			}
 			if inside[i] != "" {
 				c.ByTrack[inside[i]]++
 			}
@@ -64,4 +110,26 @@ func CoverageOf(chapterDir string) (Coverage, error) {
 func isCode(line string) bool {
 	t := strings.TrimSpace(line)
 	return t != "" && !strings.HasPrefix(t, "//")
+}
+
+// bodyLines marks the lines strictly inside a function body: those a
+// region may hold.
+func bodyLines(path string, lines []string) ([]bool, error) {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, path, strings.Join(lines, "\n"), parser.SkipObjectResolution)
+	if err != nil {
+		return nil, err
+	}
+	body := make([]bool, len(lines))
+	for _, d := range f.Decls {
+		fn, ok := d.(*ast.FuncDecl)
+		if !ok || fn.Body == nil {
+			continue
+		}
+		from, to := fset.Position(fn.Body.Lbrace).Line, fset.Position(fn.Body.Rbrace).Line
+		for l := from + 1; l < to; l++ { // lines are 1-based; body is 0-based
+			body[l-1] = true
+		}
+	}
+	return body, nil
 }

@@ -63,6 +63,7 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 	}
 	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: runErr == nil}
 	var build strings.Builder
+	started := map[string]bool{}
 	sc := bufio.NewScanner(&stdout)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	for sc.Scan() {
@@ -83,12 +84,23 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 		case ev.Test == "":
 		case ev.Action == "output" && r.Crash != "":
 			// the dump of a crash: see Crash
+		case ev.Action == "run":
+			started[ev.Test] = true
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
 		case ev.Action == "pass":
 			r.Passed[ev.Test] = true
 		case ev.Action == "fail":
 			r.Passed[ev.Test] = false
+		}
+	}
+	// A crash ends the binary without a result for the tests that were
+	// running: they failed, with the crash as the reason.
+	if r.Crash != "" {
+		for test := range started {
+			if _, ok := r.Passed[test]; !ok {
+				r.Passed[test] = false
+			}
 		}
 	}
 	build.WriteString(stderr.String())

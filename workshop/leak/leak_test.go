@@ -9,8 +9,12 @@ import (
 func blockedUntil(stop chan struct{}) { <-stop }
 
 func TestFindsAGoroutineLeftRunning(t *testing.T) {
-	stop := make(chan struct{})
-	go blockedUntil(stop)
+	stop, started := make(chan struct{}), make(chan struct{})
+	go func() {
+		close(started)
+		blockedUntil(stop)
+	}()
+	<-started
 	left := Find(50 * time.Millisecond)
 	if !strings.Contains(left, "leak.blockedUntil") {
 		t.Fatalf("Find missed a goroutine blocked on a channel; it returned:\n%s", left)

@@ -91,6 +91,11 @@ type Options struct {
 	// runner uses that to build a chapter on the learner's own earlier
 	// chapters.
 	Files map[string][]byte
+	// OffTrack names the exercises the learner is not doing (the deep
+	// track's, on the core track): their code is the reference. A test
+	// tagged with one of them also judges the last on-track exercise
+	// whose code it runs, so a bug there cannot hide behind it.
+	OffTrack func(id int) bool
 	// Race runs the tests under the race detector: the learner's runner
 	// does for a chapter with stress tests, where a data race is a bug.
 	Race bool
@@ -118,13 +123,25 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	for id, tests := range stressTests(res.Result) {
 		tagged[id] = append(tagged[id], tests...)
 	}
-	for _, tests := range tagged {
-		sort.Strings(tests)
-	}
 	out.Tests = res.Passed
 	blame, err := LoadBlame(c.Dir)
 	if err != nil {
 		return nil, err
+	}
+	if opts.OffTrack != nil {
+		for id, tests := range tagged {
+			if !opts.OffTrack(id) {
+				continue
+			}
+			for _, test := range tests {
+				if on := lastOnTrack(blame[test], opts.OffTrack); on != 0 {
+					tagged[on] = append(tagged[on], test)
+				}
+			}
+		}
+	}
+	for _, tests := range tagged {
+		sort.Strings(tests)
 	}
 	for _, ex := range exercises {
 		e := judge(c.Name, ex, tagged[ex.ID], res)
@@ -146,6 +163,17 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	return out, nil
+}
+
+// lastOnTrack is the highest exercise of ids not off the track, or 0.
+func lastOnTrack(ids []int, offTrack func(int) bool) int {
+	last := 0
+	for _, id := range ids {
+		if !offTrack(id) && id > last {
+			last = id
+		}
+	}
+	return last
 }
 
 // scenariosByExercise maps an exercise id to the subtest names of the

@@ -199,10 +199,12 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 
 // run checks a chapter: your exercise copy, on your earlier chapters when
 // r.Mine is set.
-func (r *Runner) run(c chapters.Chapter) (*progress.Chapter, error) {
+// offTrack names the exercises off your track, whose tests also judge
+// the exercises on it (progress.Options.OffTrack).
+func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool) (*progress.Chapter, error) {
 	// Stress tests exist to find races: run them under the detector.
 	_, err := os.Stat(filepath.Join(c.Dir, "stress_test.go"))
-	opts := progress.Options{Race: err == nil}
+	opts := progress.Options{Race: err == nil, OffTrack: offTrack}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {

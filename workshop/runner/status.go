@@ -112,11 +112,7 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 	if len(list) == 0 {
 		return &result{c: c}, nil
 	}
-	res, err := r.run(c)
-	if err != nil {
-		return nil, err
-	}
-	out := &result{c: c, res: res, fresh: map[int]bool{}}
+	out := &result{c: c, fresh: map[int]bool{}}
 	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
 	if err != nil {
 		return nil, err
@@ -135,7 +131,21 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 		}
 		out.fresh[e.ID] = fresh
 	}
-	if !r.onDeepTrack(out) {
+	deep := r.onDeepTrack(c, list, out.fresh)
+	offTrack := func(id int) bool {
+		for _, e := range list {
+			if e.ID == id {
+				return !deep && e.Track == exgen.TrackDeep
+			}
+		}
+		return false
+	}
+	res, err := r.run(c, offTrack)
+	if err != nil {
+		return nil, err
+	}
+	out.res = res
+	if !deep {
 		core := res.Exercises[:0:0]
 		for _, e := range res.Exercises {
 			if e.Track == exgen.TrackDeep {

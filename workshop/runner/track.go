@@ -93,12 +93,12 @@ func (r *Runner) Blank(chapter string) error {
 // onDeepTrack reports whether you took on a chapter's deep track: the
 // state file says so, or a deep exercise's stub is in your copy (the
 // state file is only a cache, and may be gone).
-func (r *Runner) onDeepTrack(x *result) bool {
-	if LoadState(r.Root).Deep[x.c.Name] {
+func (r *Runner) onDeepTrack(c chapters.Chapter, list []exgen.Exercise, fresh map[int]bool) bool {
+	if LoadState(r.Root).Deep[c.Name] {
 		return true
 	}
-	for _, e := range x.res.Exercises {
-		if e.Track == exgen.TrackDeep && x.fresh[e.ID] {
+	for _, e := range list {
+		if e.Track == exgen.TrackDeep && fresh[e.ID] {
 			return true
 		}
 	}

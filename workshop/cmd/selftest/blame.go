@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -18,10 +19,11 @@ import (
 // tests each stub makes fail, then checks the chapter's blame file against
 // them (or, with -record, writes it).
 type blameRun struct {
-	c      chapters.Chapter
-	record bool
-	file   progress.Blame
-	tagged map[string][]int // test → the exercises its header names
+	c        chapters.Chapter
+	record   bool
+	file     progress.Blame
+	tagged   map[string][]int // test → the exercises its header names
+	together []progress.Together
 
 	mu      sync.Mutex
 	measure progress.Blame // test → the exercises whose stub made it fail
@@ -35,7 +37,11 @@ func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*
 	if err != nil {
 		return nil, err
 	}
-	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, tagged: map[string][]int{}}
+	together, err := progress.LoadTogether(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, tagged: map[string][]int{}, together: together}
 	for _, e := range exercises {
 		b.missing = append(b.missing, e.ID)
 	}
@@ -91,6 +97,9 @@ func (b *blameRun) finish() string {
 		if err := b.measure.Write(b.c.Dir); err != nil {
 			return err.Error()
 		}
+		if err := writeDocTable(b.c); err != nil {
+			return err.Error()
+		}
 	} else {
 		for _, test := range sortedKeys(b.measure, b.file) {
 			got, want := b.measure[test], b.file[test]
@@ -104,7 +113,7 @@ func (b *blameRun) finish() string {
 	}
 	for _, test := range sortedKeys(b.measure, nil) {
 		tag := slices.Max(append([]int{0}, b.tagged[test]...))
-		if runs := b.measure[test]; tag > 0 && len(runs) > 0 && runs[len(runs)-1] > tag {
+		if runs := b.measure[test]; tag > 0 && len(runs) > 0 && runs[len(runs)-1] > tag && !b.declared(tag, runs[len(runs)-1]) {
 			wrong = append(wrong, fmt.Sprintf("%s checks exercise %d but runs the code of exercise %d, a later one: renumber, or tag it %d",
 				test, tag, runs[len(runs)-1], runs[len(runs)-1]))
 		}
@@ -151,4 +160,29 @@ func scenarioFiles(c chapters.Chapter) (map[string]*scenario.File, error) {
 		files["TestScenarios/"+strings.TrimSuffix(filepath.Base(p), ".txt")] = f
 	}
 	return files, nil
+}
+
+// writeDocTable refreshes the exercise table of the chapter's doc from
+// the blame file just written.
+func writeDocTable(c chapters.Chapter) error {
+	root, err := chapters.Root()
+	if err != nil {
+		return err
+	}
+	path, now, want, err := progress.DocTable(root, c)
+	if err != nil || string(now) == string(want) {
+		return err
+	}
+	return os.WriteFile(path, want, 0o644)
+}
+
+// declared reports whether a and b are in one declared checked-together
+// group: a test of one may run the other's code.
+func (b *blameRun) declared(a, c int) bool {
+	for _, g := range b.together {
+		if g.Has(a) && g.Has(c) {
+			return true
+		}
+	}
+	return false
 }

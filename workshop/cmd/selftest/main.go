@@ -28,6 +28,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"sync"
 
@@ -100,7 +101,7 @@ func main() {
 // printCoverage prints the coverage table and reports whether every
 // chapter reaches least percent with both tracks together.
 func printCoverage(list []chapters.Chapter, least float64) bool {
-	fmt.Printf("%-16s %6s %6s %6s %6s  %s\n", "chapter", "lines", "core", "deep", "both", "exercises (core+deep)")
+	fmt.Printf("%-16s %6s %6s %6s %6s %8s %7s  %s\n", "chapter", "lines", "core", "deep", "both", "ceiling", "bodies", "exercises (core+deep)")
 	ok := true
 	for _, c := range list {
 		cov, err := exgen.CoverageOf(c.Dir)
@@ -117,12 +118,13 @@ func printCoverage(list []chapters.Chapter, least float64) bool {
 		}
 		both := 100 * cov.Share()
 		verdict := ""
-		if both < least {
+		if !cov.Enough(least / 100) {
 			ok = false
-			verdict = fmt.Sprintf("  under %.0f%%", least)
+			verdict = fmt.Sprintf("  under %.0f%% (or 85%% of the bodies, where the ceiling is under %.0f%%)", least, least+5)
 		}
-		fmt.Printf("%-16s %6d %5.0f%% %5.0f%% %5.0f%%  %d+%d%s\n", c.Name, cov.Lines,
+		fmt.Printf("%-16s %6d %5.0f%% %5.0f%% %5.0f%% %7.0f%% %6.0f%%  %d+%d%s\n", c.Name, cov.Lines,
 			100*cov.Share(exgen.TrackCore), 100*cov.Share(exgen.TrackDeep), both,
+			100*cov.Ceiling(), 100*cov.BodyShare(),
 			count[exgen.TrackCore], count[exgen.TrackDeep], verdict)
 	}
 	return ok
@@ -178,9 +180,25 @@ func chapterChecks(c chapters.Chapter, record bool) ([]check, *blameRun, error) 
 				return onlyStub(c, ex.ID, blame)
 			}})
 		}
+		together, err := progress.LoadTogether(c.Dir)
+		if err != nil {
+			return nil, nil, err
+		}
 		for n := 1; n < len(exercises); n++ {
-			checks = append(checks, check{fmt.Sprintf("%s: exercises 1-%d pass with %d-%d stubbed (unlock order)", c.Name, n, n+1, len(exercises)), func() string {
-				return unlocked(c, n)
+			name := fmt.Sprintf("%s: exercises 1-%d pass with %d-%d stubbed (unlock order)", c.Name, n, n+1, len(exercises))
+			var waived []int
+			for _, g := range together {
+				for _, id := range g.IDs {
+					if id <= n && g.Last() > n {
+						waived = append(waived, id)
+					}
+				}
+			}
+			if len(waived) > 0 {
+				name += fmt.Sprintf(" — GAP: %v checked only with later ones (%s)", waived, progress.TogetherFile)
+			}
+			checks = append(checks, check{name, func() string {
+				return unlocked(c, n, waived)
 			}})
 		}
 	}
@@ -276,14 +294,14 @@ func coreCopy(c chapters.Chapter, exercises []exgen.Exercise) string {
 
 // unlocked checks the unlock order at n: a learner who has done exercises
 // 1..n, and nothing after, sees all of them pass.
-func unlocked(c chapters.Chapter, n int) string {
+func unlocked(c chapters.Chapter, n int, waived []int) string {
 	res, why := checkCopy(c, func(id int) bool { return id > n })
 	if res == nil {
 		return why
 	}
 	var wrong []string
 	for _, e := range res.Exercises {
-		if e.ID <= n && e.Status != progress.Pass {
+		if e.ID <= n && e.Status != progress.Pass && !slices.Contains(waived, e.ID) {
 			wrong = append(wrong, fmt.Sprintf("exercise %d is %s although exercises 1-%d are done; it needs a later one.\n"+
 				"Renumber the exercises (or retag %s) so that none needs a later one.\n%s", e.ID, e.Status, n, e.Test, e.Report))
 		}
@@ -298,7 +316,9 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	if err != nil {
 		return err.Error()
 	}
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-skip", "^TestE2E", ".")
+	// A mutant may hang a test that runs in real time (an Example): a
+	// timeout fails it, which is a catch, if a slow one.
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-skip", "^TestE2E", ".")
 	if err != nil {
 		return err.Error()
 	}

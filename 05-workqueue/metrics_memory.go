@@ -1,6 +1,3 @@
-// Your copy of ../memory_metrics.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
-
 package workqueue
 
 import (
@@ -47,6 +44,7 @@ func (m *MemoryMetric) add(d float64) { m.mu.Lock(); m.value += d; m.mu.Unlock()
 
 // metric returns the metric of a queue, creating it the first time.
 func (p *MemoryProvider) metric(queue, name string) *MemoryMetric {
+	// exercise:begin 4
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	byName := p.metrics[queue]
@@ -60,6 +58,7 @@ func (p *MemoryProvider) metric(queue, name string) *MemoryMetric {
 		byName[name] = m
 	}
 	return m
+	// exercise:end 4
 }
 
 func (p *MemoryProvider) NewDepthMetric(queue string) GaugeMetric {
@@ -86,27 +85,33 @@ func (p *MemoryProvider) NewRetriesMetric(queue string) CounterMetric {
 
 // Names lists the metrics a queue has, sorted.
 func (p *MemoryProvider) Names(queue string) []string {
+	// exercise:begin 4
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	return slices.Sorted(maps.Keys(p.metrics[queue]))
+	// exercise:end 4
 }
 
 // Value is a gauge's or a counter's value; 0 for a metric never made.
 func (p *MemoryProvider) Value(queue, name string) float64 {
+	// exercise:begin 4
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if m := p.metrics[queue][name]; m != nil {
 		return m.value
 	}
 	return 0
+	// exercise:end 4
 }
 
 // Observations is a histogram's observations, oldest first.
 func (p *MemoryProvider) Observations(queue, name string) []float64 {
+	// exercise:begin 4
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if m := p.metrics[queue][name]; m != nil {
 		return slices.Clone(m.observations)
 	}
 	return nil
+	// exercise:end 4
 }

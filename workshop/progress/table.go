@@ -1,0 +1,92 @@
+package progress
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The chapter doc's exercise table sits between these two lines; selftest
+// -record writes it, and the docs test checks it is current.
+const (
+	TableBegin = "<!-- exercise table: written by `go run ./workshop/cmd/selftest -record`; do not edit -->"
+	TableEnd   = "<!-- end of exercise table -->"
+)
+
+// ExerciseTable is a chapter's exercise table for its doc: every exercise
+// in unlock order, its track, its file, its title and hint, and the
+// earlier exercises its scenarios run, from the same blame file the
+// runner's "needs exercise N first" comes from.
+func ExerciseTable(c chapters.Chapter) (string, error) {
+	exercises, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return "", err
+	}
+	blame, err := LoadBlame(c.Dir)
+	if err != nil {
+		return "", err
+	}
+	tagged, err := scenariosByExercise(c.Dir)
+	if err != nil {
+		return "", err
+	}
+	for test := range blame {
+		if id, ok := scenario.StressExercise(test); ok {
+			tagged[id] = append(tagged[id], test)
+		}
+	}
+	var b strings.Builder
+	b.WriteString("| # | Track | File | Exercise | Runs on | Hint |\n|---|-------|------|----------|---------|------|\n")
+	for _, e := range exercises {
+		var needs []int
+		for _, test := range tagged[e.ID] {
+			for _, id := range blame[test] {
+				if id != e.ID && !slices.Contains(needs, id) {
+					needs = append(needs, id)
+				}
+			}
+		}
+		slices.Sort(needs)
+		on := "—"
+		if len(needs) > 0 {
+			on = strings.Trim(strings.ReplaceAll(fmt.Sprint(needs), " ", ", "), "[]")
+		}
+		fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %s | %s |\n", e.ID, e.Track, e.File,
+			strings.TrimSuffix(e.Title, "."), on, strings.ReplaceAll(e.Hint, "|", "\\|"))
+	}
+	together, err := LoadTogether(c.Dir)
+	if err != nil {
+		return "", err
+	}
+	for _, g := range together {
+		ids := strings.Trim(strings.ReplaceAll(fmt.Sprint(g.IDs), " ", ", "), "[]")
+		fmt.Fprintf(&b, "\n**Checked together: exercises %s.** %s\n", ids, g.Reason)
+	}
+	return b.String(), nil
+}
+
+var tableRegion = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(TableBegin) + `\n.*?` + regexp.QuoteMeta(TableEnd))
+
+// DocTable returns the chapter doc's path, its current text, and the text
+// it would have with a fresh exercise table. A doc without the markers is
+// returned unchanged.
+func DocTable(root string, c chapters.Chapter) (path string, now, want []byte, err error) {
+	path = filepath.Join(root, "docs", c.Name+".md")
+	now, err = os.ReadFile(path)
+	if err != nil {
+		return path, nil, nil, err
+	}
+	table, err := ExerciseTable(c)
+	if err != nil {
+		return path, nil, nil, err
+	}
+	want = tableRegion.ReplaceAllLiteral(now, []byte(TableBegin+"\n"+table+TableEnd))
+	return path, now, want, nil
+}

@@ -1,0 +1,99 @@
+package watchserver_test
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+	"sync"
+	"sync/atomic"
+	"testing"
+	"time"
+
+	ours "example.com/walkthrough/07-watchserver"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// The adapter for our own package: our server over an embedded etcd.
+// `make exercises` derives the exercise adapter from this file by pointing
+// it at the exercise/ copy, so keep everything inside init.
+func init() {
+	register(scenario.Reference, impl{Start: func(t testing.TB) target {
+		e, err := ours.StartEmbedded(t.TempDir())
+		if err != nil {
+			t.Fatal(err)
+		}
+		storage := ours.NewStorage(e.Client)
+		cache := ours.NewCache(storage, ours.CacheOptions{})
+		srv := ours.NewServer(storage, cache)
+		var panicked atomic.Pointer[any] // the first panic; later ones add nothing
+		h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			defer func() {
+				if v := recover(); v != nil {
+					panicked.CompareAndSwap(nil, &v)
+					http.Error(w, fmt.Sprint(v), http.StatusInternalServerError)
+				}
+			}()
+			srv.ServeHTTP(w, r)
+		}))
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		var once sync.Once
+		started := false
+		t.Cleanup(func() {
+			h.CloseClientConnections()
+			h.Close()
+			cancel()
+			if started {
+				<-done
+			}
+			_ = e.Close()
+		})
+		return target{
+			Panicked: func() any {
+				if p := panicked.Load(); p != nil {
+					return *p
+				}
+				return nil
+			},
+			Compact: func(t testing.TB) {
+				if _, err := storage.Compact(context.Background()); err != nil {
+					t.Fatal(err)
+				}
+			},
+			Base: h.URL + "/api/v1/namespaces/ns/configmaps",
+			HTTP: h.Client(),
+			Serving: func(t testing.TB) {
+				once.Do(func() {
+					started = true
+					go func() {
+						defer close(done)
+						// An unfinished exercise panics here, in the cache's
+						// goroutine: hand it to the next step, which raises it
+						// where the runner reports it, instead of stopping the
+						// whole test binary.
+						defer func() {
+							if v := recover(); v != nil {
+								panicked.CompareAndSwap(nil, &v)
+							}
+						}()
+						cache.Run(ctx)
+					}()
+					deadline := time.Now().Add(10 * time.Second)
+					for {
+						if cache.Ready() {
+							return
+						}
+						if p := panicked.Load(); p != nil {
+							panic(*p) // an unfinished exercise stopped the cache
+						}
+						if time.Now().After(deadline) {
+							t.Fatal("the watch cache did not become ready in 10s")
+						}
+						time.Sleep(5 * time.Millisecond)
+					}
+				})
+			},
+		}
+	}})
+}

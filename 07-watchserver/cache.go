@@ -1,0 +1,427 @@
+package watchserver
+
+import (
+	"context"
+	"fmt"
+	"sort"
+	"strconv"
+	"sync"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// CacheOptions size the watch cache. The zero value gives kube-apiserver's
+// numbers for a fresh cache.
+type CacheOptions struct {
+	// History is how many recent events the ring buffer keeps (100).
+	History int
+	// WatcherBuffer is each watcher's input buffer (10).
+	WatcherBuffer int
+	// DispatchBudget is how long one event may wait for watchers whose
+	// buffer is full before they are closed (100ms).
+	DispatchBudget time.Duration
+	// BookmarkInterval is how often watchers that allow bookmarks get one (1m).
+	BookmarkInterval time.Duration
+	// FreshnessWait bounds how long a consistent read waits for the cache
+	// to reach etcd's revision (3s).
+	FreshnessWait time.Duration
+}
+
+func (o CacheOptions) withDefaults() CacheOptions {
+	if o.History <= 0 {
+		o.History = 100
+	}
+	if o.WatcherBuffer <= 0 {
+		o.WatcherBuffer = 10
+	}
+	if o.DispatchBudget <= 0 {
+		o.DispatchBudget = 100 * time.Millisecond
+	}
+	if o.BookmarkInterval <= 0 {
+		o.BookmarkInterval = time.Minute
+	}
+	if o.FreshnessWait <= 0 {
+		o.FreshnessWait = 3 * time.Second
+	}
+	return o
+}
+
+// Cache is the watch cache: the current state of every ConfigMap, the last
+// History events, and the watchers, all fed by ONE etcd watch. However many
+// clients watch, etcd sees one watcher; a LIST at resourceVersion=0 and a
+// watch from a recent version are answered from memory.
+//
+// One goroutine (Run) owns the etcd watch and is the only one that sends
+// to a watcher's input or closes it, so events reach every watcher in
+// etcd's order and no input is closed twice.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
+// watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
+type Cache struct {
+	storage *Storage
+	client  *clientv3.Client
+	opts    CacheOptions
+
+	mu sync.Mutex
+	// Guarded by mu:
+	state map[string]*corev1.ConfigMap // etcd key → object at rv
+	rv    int64                        // the last revision applied to state
+	// fresher is closed (and replaced) whenever rv moves: waiters wake.
+	fresher chan struct{}
+	// ring holds the last events, oldest first from ringStart; ringLen ≤ len(ring).
+	ring      []Event
+	ringStart int
+	ringLen   int
+	// listRV is the revision state was listed at; evicted says whether any
+	// event newer than it has fallen out of the ring since.
+	listRV   int64
+	evicted  bool
+	ready    bool
+	watchers map[*cacheWatcher]struct{}
+	// etcdWatches counts the etcd watches this cache has opened (one per
+	// (re)start): the fan-out test reads it.
+	etcdWatches int
+}
+
+// NewCache returns a cache over storage; Run fills it.
+func NewCache(storage *Storage, opts CacheOptions) *Cache {
+	o := opts.withDefaults()
+	return &Cache{
+		storage:  storage,
+		client:   storage.client,
+		opts:     o,
+		state:    map[string]*corev1.ConfigMap{},
+		fresher:  make(chan struct{}),
+		ring:     make([]Event, o.History),
+		watchers: map[*cacheWatcher]struct{}{},
+	}
+}
+
+// Run lists, then follows etcd's watch until ctx ends. When the etcd watch
+// breaks (compaction past it, etcd gone) every watcher is closed, and the
+// cache lists again: clients re-watch and see the 410 if they are behind.
+func (c *Cache) Run(ctx context.Context) {
+	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
+	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks.
+	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv. It also covers Run (loop runOnce until ctx ends, pausing a second after a failure), replace and terminateAll.
+	// exercise:track deep
+	defer c.terminateAll()
+	for ctx.Err() == nil {
+		if err := c.runOnce(ctx); err != nil && ctx.Err() == nil {
+			select {
+			case <-ctx.Done():
+			case <-time.After(time.Second):
+			}
+		}
+	}
+	// exercise:end 4
+}
+
+// runOnce is one list-then-watch cycle.
+func (c *Cache) runOnce(ctx context.Context) error {
+	// exercise:begin 4
+	list, err := c.storage.List(ctx, "")
+	if err != nil {
+		return err
+	}
+	rv, _ := strconv.ParseInt(list.ResourceVersion, 10, 64)
+	c.replace(list.Items, rv)
+	wctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	c.mu.Lock()
+	c.etcdWatches++
+	c.mu.Unlock()
+	events := WatchEtcd(wctx, c.client, rv)
+	tick := time.NewTicker(c.opts.BookmarkInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return nil
+		case <-tick.C:
+			c.sendBookmarks()
+		case ev, ok := <-events:
+			switch {
+			case !ok:
+				c.terminateAll()
+				return fmt.Errorf("etcd watch closed")
+			case ev.Type == watch.Error:
+				c.terminateAll()
+				return fmt.Errorf("etcd watch: %s", ev.Status.Message)
+			case ev.Type == watch.Bookmark:
+				c.advance(ev.RV)
+			default:
+				c.processEvent(ev)
+			}
+		}
+	}
+	// exercise:end 4
+}
+
+// replace swaps the whole state for a fresh list and empties the ring.
+func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
+	// exercise:begin 4
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.state = make(map[string]*corev1.ConfigMap, len(items))
+	for i := range items {
+		c.state[Key(items[i].Namespace, items[i].Name)] = &items[i]
+	}
+	c.ringStart, c.ringLen, c.evicted = 0, 0, false
+	c.listRV = rv
+	c.ready = true
+	c.setRVLocked(rv)
+	// exercise:end 4
+}
+
+// setRVLocked moves rv forward and wakes whoever waits for freshness.
+func (c *Cache) setRVLocked(rv int64) {
+	// exercise:begin 5 Apply an event to the state and the ring buffer
+	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch.
+	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget. It also covers setRVLocked: close the fresher channel and make a new one, so waitFresh wakes.
+	// exercise:track deep
+	if rv < c.rv {
+		return
+	}
+	c.rv = rv
+	close(c.fresher)
+	c.fresher = make(chan struct{})
+	// exercise:end 5
+}
+
+// advance raises rv with no change of state: etcd's progress notification
+// says nothing of ours changed up to rv.
+func (c *Cache) advance(rv int64) {
+	c.mu.Lock()
+	c.setRVLocked(rv)
+	c.mu.Unlock()
+}
+
+// processEvent applies one etcd event to the state and the ring, then hands
+// it to the watchers registered at that moment. A watcher registered after
+// the lock is released started from a state that already includes the
+// event, so it must not get it again: hence the snapshot under the lock.
+func (c *Cache) processEvent(ev Event) {
+	// exercise:begin 5
+	c.mu.Lock()
+	key := Key(ev.Object.Namespace, ev.Object.Name)
+	if ev.Type == watch.Deleted {
+		delete(c.state, key)
+	} else {
+		c.state[key] = ev.Object
+	}
+	if c.ringLen == len(c.ring) {
+		c.ringStart = (c.ringStart + 1) % len(c.ring)
+		c.ringLen--
+		c.evicted = true
+	}
+	c.ring[(c.ringStart+c.ringLen)%len(c.ring)] = ev
+	c.ringLen++
+	c.setRVLocked(ev.RV)
+	targets := make([]*cacheWatcher, 0, len(c.watchers))
+	for w := range c.watchers {
+		targets = append(targets, w)
+	}
+	c.mu.Unlock()
+	c.dispatch(ev, targets)
+	// exercise:end 5
+}
+
+// dispatch offers ev to every watcher without blocking, then gives the ones
+// whose buffer was full one shared budget to make room. Whoever still has
+// no room when it is spent is closed: one slow client must not hold back
+// every other client of the resource, nor make the cache buffer without
+// bound. Its client sees a clean end of stream and watches again.
+//
+// kube-apiserver: cacher.go (dispatchEvent), cache_watcher.go (add), with
+// a budget that refills over time (time_budget.go); ours is fixed.
+func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
+	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
+	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
+	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only this goroutine closes inputs, and only for watchers still registered (remove under the lock first). It also covers terminate (remove under the lock, then close input) and sendBookmarks (non-blocking).
+	// exercise:track deep
+	var blocked []*cacheWatcher
+	for _, w := range targets {
+		select {
+		case w.input <- ev:
+		case <-w.done:
+		default:
+			blocked = append(blocked, w)
+		}
+	}
+	if len(blocked) == 0 {
+		return
+	}
+	timer := time.NewTimer(c.opts.DispatchBudget)
+	defer timer.Stop()
+	expired := false
+	for _, w := range blocked {
+		if !expired {
+			select {
+			case w.input <- ev:
+				continue
+			case <-w.done:
+				continue
+			case <-timer.C:
+				expired = true
+			}
+		}
+		c.terminate(w)
+	}
+	// exercise:end 6
+}
+
+// sendBookmarks offers a BOOKMARK at the cache's revision to every watcher
+// that asked for them. Never blocking: a watcher too busy for a bookmark
+// gets the next one, and is never closed for missing one.
+func (c *Cache) sendBookmarks() {
+	// exercise:begin 6
+	c.mu.Lock()
+	rv := c.rv
+	var targets []*cacheWatcher
+	for w := range c.watchers {
+		if w.allowBookmarks {
+			targets = append(targets, w)
+		}
+	}
+	c.mu.Unlock()
+	for _, w := range targets {
+		select {
+		case w.input <- Event{Type: watch.Bookmark, RV: rv}:
+		default:
+		}
+	}
+	// exercise:end 6
+}
+
+// terminate closes one watcher's input, once, if it is still registered.
+func (c *Cache) terminate(w *cacheWatcher) {
+	// exercise:begin 6
+	c.mu.Lock()
+	_, registered := c.watchers[w]
+	delete(c.watchers, w)
+	c.mu.Unlock()
+	if registered {
+		close(w.input)
+	}
+	// exercise:end 6
+}
+
+// terminateAll closes every watcher: the cache is relisting or stopping.
+func (c *Cache) terminateAll() {
+	// exercise:begin 4
+	c.mu.Lock()
+	all := c.watchers
+	c.watchers = map[*cacheWatcher]struct{}{}
+	c.ready = false
+	c.mu.Unlock()
+	for w := range all {
+		close(w.input)
+	}
+	// exercise:end 4
+}
+
+// EtcdWatches is how many etcd watches the cache has opened so far.
+func (c *Cache) EtcdWatches() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.etcdWatches
+}
+
+// Watchers is how many client watches are registered.
+func (c *Cache) Watchers() int {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return len(c.watchers)
+}
+
+// Ready says whether the cache has listed and serves reads.
+func (c *Cache) Ready() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.ready
+}
+
+// RV is the last revision the cache applied.
+func (c *Cache) RV() int64 {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.rv
+}
+
+// notReady is what a client gets before the first list completes.
+func notReady() error {
+	return apierrors.NewTooManyRequests("storage is (re)initializing", 1)
+}
+
+// waitFresh blocks until the cache has applied revision rv, asking etcd
+// for progress notifications meanwhile: with no ConfigMap written, only a
+// progress notification tells the cache that nothing happened up to rv.
+func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
+	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
+	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, List, sortedLocked, registerLocked, newErrorWatcher and tooOldResourceVersion.
+	deadline := time.NewTimer(c.opts.FreshnessWait)
+	defer deadline.Stop()
+	poll := time.NewTicker(100 * time.Millisecond)
+	defer poll.Stop()
+	for {
+		c.mu.Lock()
+		have, fresher := c.rv, c.fresher
+		c.mu.Unlock()
+		if have >= rv {
+			return nil
+		}
+		_ = c.client.RequestProgress(clientv3.WithRequireLeader(ctx))
+		select {
+		case <-fresher:
+		case <-poll.C:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-deadline.C:
+			return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, have), 1)
+		}
+	}
+	// exercise:end 8
+}
+
+// List answers a LIST at resourceVersion=0 from memory: every object of
+// namespace ("" for all) sorted by key, at the cache's revision.
+func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
+	// exercise:begin 8
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ready {
+		return nil, notReady()
+	}
+	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: formatRV(c.rv)}}
+	for _, cm := range c.sortedLocked(namespace) {
+		list.Items = append(list.Items, *cm)
+	}
+	return list, nil
+	// exercise:end 8
+}
+
+// sortedLocked is the state of namespace in key order.
+func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
+	// exercise:begin 8
+	prefix := keyPrefix(namespace)
+	keys := make([]string, 0, len(c.state))
+	for k := range c.state {
+		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]*corev1.ConfigMap, len(keys))
+	for i, k := range keys {
+		out[i] = c.state[k]
+	}
+	return out
+	// exercise:end 8
+}

@@ -1,0 +1,214 @@
+package watchserver_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/prometheus/client_golang/prometheus"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/utils/ptr"
+
+	ws "example.com/walkthrough/07-watchserver"
+)
+
+// next reads one event or fails after 5s (real time: etcd is real).
+func next(t testing.TB, w ws.Watcher) ws.Event {
+	t.Helper()
+	select {
+	case ev, ok := <-w.ResultChan():
+		if !ok {
+			t.Fatal("the watch ended; want an event")
+		}
+		return ev
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event in 5s")
+	}
+	return ws.Event{}
+}
+
+func describe(ev ws.Event) string {
+	switch {
+	case ev.Status != nil:
+		return fmt.Sprintf("%s %d %s", ev.Type, ev.Status.Code, ev.Status.Message)
+	case ev.Type == watch.Bookmark:
+		return fmt.Sprintf("BOOKMARK %s %v", ev.Object.ResourceVersion, ev.Object.Annotations)
+	default:
+		return fmt.Sprintf("%s %s/%s v=%s rv=%s", ev.Type, ev.Object.Namespace, ev.Object.Name, ev.Object.Data["v"], ev.Object.ResourceVersion)
+	}
+}
+
+// waitRV waits until the cache has applied rv.
+func waitRV(t testing.TB, c *ws.Cache, rv int64) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for c.RV() < rv {
+		if time.Now().After(deadline) {
+			t.Fatalf("cache at rv %d, want %d", c.RV(), rv)
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{History: 3})
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := s.storage.Create(ctx, cm("ns", fmt.Sprintf("c%d", i), "1")); err != nil {
+			t.Fatal(err)
+		}
+	} // revisions 2..6; the ring keeps 4, 5, 6
+	waitRV(t, s.cache, 6)
+	list, _ := s.cache.List("ns")
+	if len(list.Items) != 5 || list.ResourceVersion != "6" {
+		t.Fatalf("list at rv=0: %d items at rv %s, want 5 at 6", len(list.Items), list.ResourceVersion)
+	}
+	// 3 is the version just before the oldest buffered event: the client
+	// misses nothing, so it is still inside the window.
+	w, err := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", ResourceVersion: "3"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for _, want := range []string{"ADDED ns/c2 v=1 rv=4", "ADDED ns/c3 v=1 rv=5", "ADDED ns/c4 v=1 rv=6"} {
+		if got := describe(next(t, w)); got != want {
+			t.Fatalf("replay: got %q, want %q", got, want)
+		}
+	}
+	old, _ := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", ResourceVersion: "2"})
+	if got, want := describe(next(t, old)), "ERROR 410 too old resource version: 2 (3)"; got != want {
+		t.Fatalf("watch below the window: got %q, want %q", got, want)
+	}
+}
+
+func TestCacheInitialEventsEndWithTheAnnotatedBookmark(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{BookmarkInterval: 20 * time.Millisecond})
+	ctx := context.Background()
+	_, _ = s.storage.Create(ctx, cm("ns", "a", "1"))
+	_, _ = s.storage.Create(ctx, cm("ns", "b", "1"))
+	w, err := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", SendInitialEvents: ptr.To(true), AllowBookmarks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	var got []string
+	for range 3 {
+		got = append(got, describe(next(t, w)))
+	}
+	want := "ADDED ns/a v=1 rv=2|ADDED ns/b v=1 rv=3|BOOKMARK 3 map[k8s.io/initial-events-end:true]"
+	if strings.Join(got, "|") != want {
+		t.Fatalf("initial events:\n got %s\nwant %s", strings.Join(got, "|"), want)
+	}
+	_, _ = s.storage.Create(ctx, cm("ns", "c", "1"))
+	if got := describe(next(t, w)); got != "ADDED ns/c v=1 rv=4" {
+		t.Fatalf("live event: got %q", got)
+	}
+	// A periodic bookmark, now that the cache moved past the start.
+	if got := describe(next(t, w)); got != "BOOKMARK 4 map[]" {
+		t.Fatalf("periodic bookmark: got %q", got)
+	}
+}
+
+func TestSlowWatcherIsClosedOthersGoOn(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{WatcherBuffer: 2, DispatchBudget: 300 * time.Millisecond})
+	ctx := context.Background()
+	slow, _ := s.cache.Watch(ctx, ws.WatchOptions{ResourceVersion: fmt.Sprint(s.cache.RV())})
+	defer slow.Stop()
+	fast, _ := s.cache.Watch(ctx, ws.WatchOptions{ResourceVersion: fmt.Sprint(s.cache.RV())})
+	defer fast.Stop()
+	const n = 20
+	go func() {
+		for i := range n {
+			_, _ = s.storage.Create(ctx, cm("ns", fmt.Sprintf("c%02d", i), "1"))
+		}
+	}()
+	for i := range n {
+		if got, want := describe(next(t, fast)), fmt.Sprintf("ADDED ns/c%02d v=1", i); !strings.HasPrefix(got, want) {
+			t.Fatalf("fast watcher: got %q, want %q", got, want)
+		}
+	}
+	// The slow one got what fit in its buffers, then a clean end.
+	count := 0
+	deadline := time.After(5 * time.Second)
+	for open := true; open; {
+		select {
+		case _, open = <-slow.ResultChan():
+			if open {
+				count++
+			}
+		case <-deadline:
+			t.Fatalf("the slow watcher is still open after 5s (%d events): it was never closed", count)
+		}
+	}
+	if count >= n {
+		t.Fatalf("the slow watcher got all %d events; want it closed early", n)
+	}
+	if s.cache.Watchers() != 1 {
+		t.Fatalf("registered watchers: %d, want 1 (the fast one)", s.cache.Watchers())
+	}
+}
+
+// etcdWatchers reads etcd's own gauge of open watchers (mvcc).
+func etcdWatchers(t testing.TB) float64 {
+	t.Helper()
+	mfs, err := prometheus.DefaultGatherer.Gather()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, mf := range mfs {
+		if mf.GetName() == "etcd_debugging_mvcc_watcher_total" {
+			return mf.GetMetric()[0].GetGauge().GetValue()
+		}
+	}
+	t.Fatal("etcd_debugging_mvcc_watcher_total not registered")
+	return 0
+}
+
+// waitGauge waits until etcd's watcher gauge reads want.
+func waitGauge(t testing.TB, want float64) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for etcdWatchers(t) != want {
+		if time.Now().After(deadline) {
+			t.Fatalf("etcd watchers: %v, want %v", etcdWatchers(t), want)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// TestFanOutHoldsOneEtcdWatch is the doc's fan-out table: N client watches
+// on the cache are one etcd watcher; N watches without the cache are N.
+func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	waitGauge(t, 1) // the cache's own
+	for _, n := range []int{1, 10, 100, 1000} {
+		var ws_ []ws.Watcher
+		for range n {
+			w, err := s.cache.Watch(ctx, ws.WatchOptions{ResourceVersion: "0"})
+			if err != nil {
+				t.Fatal(err)
+			}
+			ws_ = append(ws_, w)
+		}
+		if got := etcdWatchers(t); got != 1 {
+			t.Errorf("%d cache watchers: %v etcd watchers, want 1", n, got)
+		}
+		for _, w := range ws_ {
+			w.Stop()
+		}
+		if n > 100 {
+			continue // 1000 direct etcd watches would only slow the test
+		}
+		dctx, dcancel := context.WithCancel(ctx)
+		for range n {
+			ws.WatchEtcd(dctx, s.etcd.Client, s.cache.RV())
+		}
+		waitGauge(t, float64(1+n))
+		dcancel()
+		waitGauge(t, 1)
+	}
+}

@@ -1,0 +1,65 @@
+package watchserver
+
+import (
+	"fmt"
+
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/client-go/kubernetes/scheme"
+)
+
+// Media types the server speaks.
+const (
+	mediaJSON     = "application/json"
+	mediaProtobuf = "application/vnd.kubernetes.protobuf"
+)
+
+// codecs encode and decode ConfigMaps in the two formats. Objects are
+// stored in etcd as protobuf, as kube-apiserver stores built-in types: the
+// value starts with the 4 bytes "k8s\x00", then a runtime.Unknown holding
+// apiVersion, kind and the object's own protobuf bytes.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/server/storage (the storage codec,
+// --storage-media-type forced to protobuf for built-in types).
+var (
+	jsonEncoder     = mustEncoder(mediaJSON)
+	protobufEncoder = mustEncoder(mediaProtobuf)
+	decoder         = scheme.Codecs.UniversalDeserializer()
+)
+
+func mustEncoder(mediaType string) runtime.Encoder {
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok {
+		panic("no serializer for " + mediaType)
+	}
+	return scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+}
+
+// encodeStored is the bytes etcd holds for cm. The resourceVersion is never
+// stored: etcd's ModRevision is the version, so the field is cleared first.
+func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
+	// exercise:begin 1 Create: a transaction that succeeds only if the key is absent
+	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and creationTimestamp before encoding, and refuse a resourceVersion the client set (500, "resourceVersion should not be set on objects to be created"). This exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with writeObject, writeError and readConfigMap.
+	c := cm.DeepCopy()
+	c.ResourceVersion = ""
+	return runtime.Encode(protobufEncoder, c)
+	// exercise:end 1
+}
+
+// decodeStored turns an etcd value back into a ConfigMap whose
+// resourceVersion is the revision that wrote it.
+func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
+	// exercise:begin 1
+	obj, _, err := decoder.Decode(value, nil, &corev1.ConfigMap{})
+	if err != nil {
+		return nil, fmt.Errorf("decoding a stored ConfigMap: %w", err)
+	}
+	cm, ok := obj.(*corev1.ConfigMap)
+	if !ok {
+		return nil, fmt.Errorf("decoding a stored ConfigMap: got %T", obj)
+	}
+	cm.ResourceVersion = fmt.Sprint(modRevision)
+	return cm, nil
+	// exercise:end 1
+}

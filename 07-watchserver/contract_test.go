@@ -1,0 +1,62 @@
+package watchserver_test
+
+import (
+	"net/http"
+	"slices"
+	"testing"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// What the scenarios drive: an API server serving ConfigMaps over HTTP.
+// The reference and exercise adapters start ours over an embedded etcd;
+// the client-go adapter (the name the harness gives the recording side)
+// points at a real kube-apiserver, from which the goldens are recorded.
+type target struct {
+	// Base is the collection URL of the namespace the scenario owns,
+	// .../api/v1/namespaces/NS/configmaps.
+	Base string
+	// HTTP sends the requests (it carries the real cluster's credentials).
+	HTTP *http.Client
+	// Serving starts whatever must run before watches and cached lists
+	// (ours starts its watch cache lazily, so the storage scenarios need
+	// no watch-cache exercise); nil when nothing needs starting.
+	Serving func(t testing.TB)
+	// Compact compacts etcd at its current revision.
+	Compact func(t testing.TB)
+	// Panicked returns a panic the server's handler raised (an unfinished
+	// exercise), so the step re-raises it where the runner can report it;
+	// net/http would only log it and drop the connection.
+	Panicked func() any
+}
+
+// storageExercises are the exercises a scenario can pass with the watch
+// cache still stubbed (Create and Update).
+const storageExercises = 2
+
+// impl starts a target for one scenario file.
+type impl struct {
+	Start func(t testing.TB) target
+}
+
+// scenarioImpls is what the scenario runner starts: one driver per file.
+var scenarioImpls = scenario.Impls{}
+
+// impls are the same implementations, for tests that are not scenarios
+// (the stress test).
+var impls = map[string]impl{}
+
+func register(name string, im impl) {
+	impls[name] = im
+	scenarioImpls[name] = func(t testing.TB, f *scenario.File) scenario.Driver {
+		tg := im.Start(t)
+		d := newDriver(t, tg)
+		// Past the storage exercises, the server is fully up before the
+		// first step runs, as kube-apiserver is: its cache lists before the
+		// scenario writes, so a watch from an early version is in its window.
+		// It starts inside the first step, where an unfinished exercise's
+		// panic is reported by the runner.
+		d.serveFirst = slices.ContainsFunc(f.Exercises, func(n int) bool { return n > storageExercises })
+		return d.step
+	}
+}

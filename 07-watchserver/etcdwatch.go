@@ -1,0 +1,143 @@
+package watchserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strconv"
+
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// Event is one change to a ConfigMap as the server sees it. Object is the
+// new state, or for DELETED the last state stamped with the delete's
+// revision; RV is the revision of the change. An ERROR event carries a
+// Status instead, and ends the stream it is on.
+type Event struct {
+	Type   watch.EventType
+	Object *corev1.ConfigMap
+	Status *metav1.Status
+	RV     int64
+}
+
+// tooOldForWatch is what etcd's ErrCompacted becomes: the client asked for
+// history etcd no longer has, and must list again.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/errors.go.
+func tooOldForWatch() *metav1.Status {
+	st := apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.").ErrStatus
+	return &st
+}
+
+// WatchEtcd watches every ConfigMap under Prefix from revision rv+1 (the
+// first change the caller has not seen) and sends the changes on the
+// returned channel until ctx ends or etcd fails; then it closes it. A
+// failure is sent first as one ERROR event: ErrCompacted as 410 Expired,
+// anything else as 500. PrevKV is requested because a DELETED event must
+// carry the object that was deleted, and etcd's delete event has no value.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
+// (watchChan.startWatching, transform).
+func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
+	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
+	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent (IsCreate → ADDED) and etcdWatchStatus.
+	out := make(chan Event, 100)
+	go pumpEtcdWatch(ctx, client, rv, out)
+	return out
+	// exercise:end 3
+}
+
+// pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
+func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
+	// exercise:begin 3
+	defer close(out)
+	send := func(ev Event) bool {
+		select {
+		case out <- ev:
+			return true
+		case <-ctx.Done():
+			return false
+		}
+	}
+	wch := client.Watch(clientv3.WithRequireLeader(ctx), Prefix,
+		clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV(), clientv3.WithProgressNotify())
+	for resp := range wch {
+		if err := resp.Err(); err != nil {
+			if ctx.Err() == nil {
+				send(Event{Type: watch.Error, Status: etcdWatchStatus(err)})
+			}
+			return
+		}
+		for _, e := range resp.Events {
+			ev, err := toEvent(e)
+			if err != nil {
+				send(Event{Type: watch.Error, Status: internalStatus(err)})
+				return
+			}
+			if !send(ev) {
+				return
+			}
+		}
+		if resp.IsProgressNotify() && !send(Event{Type: watch.Bookmark, RV: resp.Header.Revision}) {
+			return
+		}
+	}
+	// exercise:end 3
+}
+
+// etcdWatchStatus is the Status a client sees for an etcd watch error.
+func etcdWatchStatus(err error) *metav1.Status {
+	// exercise:begin 3
+	if errors.Is(err, rpctypes.ErrCompacted) {
+		return tooOldForWatch()
+	}
+	return internalStatus(err)
+	// exercise:end 3
+}
+
+func internalStatus(err error) *metav1.Status {
+	st := apierrors.NewInternalError(err).ErrStatus
+	return &st
+}
+
+// toEvent maps one etcd event. A create is a put whose key did not exist
+// before (CreateRevision == ModRevision); any other put is MODIFIED; a
+// delete is DELETED with the previous value.
+func toEvent(e *clientv3.Event) (Event, error) {
+	// exercise:begin 3
+	rev := e.Kv.ModRevision
+	switch {
+	case e.Type == clientv3.EventTypeDelete:
+		if e.PrevKv == nil {
+			return Event{}, fmt.Errorf("etcd event received with PrevKv=nil (key=%q, modRevision=%d, type=DELETE)", e.Kv.Key, rev)
+		}
+		cm, err := decodeStored(e.PrevKv.Value, rev)
+		return Event{Type: watch.Deleted, Object: cm, RV: rev}, err
+	case e.IsCreate():
+		cm, err := decodeStored(e.Kv.Value, rev)
+		return Event{Type: watch.Added, Object: cm, RV: rev}, err
+	default:
+		cm, err := decodeStored(e.Kv.Value, rev)
+		return Event{Type: watch.Modified, Object: cm, RV: rev}, err
+	}
+	// exercise:end 3
+}
+
+// statusCode is the HTTP code of an error, 500 for one that is not an
+// API status.
+func statusCode(err error) int {
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		return int(st.Status().Code)
+	}
+	return http.StatusInternalServerError
+}
+
+func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }

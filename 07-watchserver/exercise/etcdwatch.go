@@ -1,0 +1,98 @@
+// Your copy of ../etcdwatch.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+
+package watchserver
+
+import (
+	"context"
+	"errors"
+	"net/http"
+	"strconv"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// Event is one change to a ConfigMap as the server sees it. Object is the
+// new state, or for DELETED the last state stamped with the delete's
+// revision; RV is the revision of the change. An ERROR event carries a
+// Status instead, and ends the stream it is on.
+type Event struct {
+	Type   watch.EventType
+	Object *corev1.ConfigMap
+	Status *metav1.Status
+	RV     int64
+}
+
+// tooOldForWatch is what etcd's ErrCompacted becomes: the client asked for
+// history etcd no longer has, and must list again.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/errors.go.
+func tooOldForWatch() *metav1.Status {
+	st := apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.").ErrStatus
+	return &st
+}
+
+// WatchEtcd watches every ConfigMap under Prefix from revision rv+1 (the
+// first change the caller has not seen) and sends the changes on the
+// returned channel until ctx ends or etcd fails; then it closes it. A
+// failure is sent first as one ERROR event: ErrCompacted as 410 Expired,
+// anything else as 500. PrevKV is requested because a DELETED event must
+// carry the object that was deleted, and etcd's delete event has no value.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
+// (watchChan.startWatching, transform).
+func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
+	// Exercise 3: Turn etcd's watch responses into ADDED, MODIFIED and DELETED.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+}
+
+// pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
+func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
+	// Exercise 3, continued.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+}
+
+// etcdWatchStatus is the Status a client sees for an etcd watch error.
+func etcdWatchStatus(err error) *metav1.Status {
+	// Exercise 3, continued.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+}
+
+func internalStatus(err error) *metav1.Status {
+	st := apierrors.NewInternalError(err).ErrStatus
+	return &st
+}
+
+// toEvent maps one etcd event. A create is a put whose key did not exist
+// before (CreateRevision == ModRevision); any other put is MODIFIED; a
+// delete is DELETED with the previous value.
+func toEvent(e *clientv3.Event) (Event, error) {
+	// Exercise 3, continued.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+}
+
+// statusCode is the HTTP code of an error, 500 for one that is not an
+// API status.
+func statusCode(err error) int {
+	var st apierrors.APIStatus
+	if errors.As(err, &st) {
+		return int(st.Status().Code)
+	}
+	return http.StatusInternalServerError
+}
+
+func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

@@ -1,0 +1,186 @@
+// Your copy of ../server.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+
+package watchserver
+
+import (
+	"context"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// Server is a small API server for one resource, ConfigMaps:
+//
+//	GET    /api/v1/configmaps                        list or watch, every namespace
+//	GET    /api/v1/namespaces/{ns}/configmaps        list or watch (?watch=true)
+//	POST   /api/v1/namespaces/{ns}/configmaps        create
+//	GET    /api/v1/namespaces/{ns}/configmaps/{name} get
+//	PUT    /api/v1/namespaces/{ns}/configmaps/{name} update
+//	DELETE /api/v1/namespaces/{ns}/configmaps/{name} delete
+//
+// Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
+// served by the watch cache; other lists read etcd.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers (get.go:
+// ListResource, create.go, update.go, delete.go).
+type Server struct {
+	Storage *Storage
+	Cache   *Cache
+	// MinRequestTimeout picks a watch's timeout when the client gives none
+	// (kube-apiserver: --min-request-timeout, 1800s).
+	MinRequestTimeout time.Duration
+	mux               *http.ServeMux
+}
+
+// NewServer wires storage and cache into a handler.
+func NewServer(storage *Storage, cache *Cache) *Server {
+	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux()}
+	s.mux.HandleFunc("GET /api/v1/configmaps", s.listOrWatch)
+	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps", s.listOrWatch)
+	s.mux.HandleFunc("POST /api/v1/namespaces/{ns}/configmaps", s.create)
+	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps/{name}", s.get)
+	s.mux.HandleFunc("PUT /api/v1/namespaces/{ns}/configmaps/{name}", s.update)
+	s.mux.HandleFunc("DELETE /api/v1/namespaces/{ns}/configmaps/{name}", s.delete)
+	return s
+}
+
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// wantsProtobuf reads the Accept header: protobuf if asked for, JSON for
+// JSON, */* or nothing; ok is false for anything else (406).
+func wantsProtobuf(r *http.Request) (protobuf, ok bool) {
+	accept := r.Header.Get("Accept")
+	if accept == "" {
+		return false, true
+	}
+	for _, part := range strings.Split(accept, ",") {
+		mt := strings.TrimSpace(strings.Split(part, ";")[0])
+		switch mt {
+		case mediaProtobuf:
+			return true, true
+		case mediaJSON, "*/*", "application/*":
+			return false, true
+		}
+	}
+	return false, false
+}
+
+// writeObject answers with obj in the negotiated format.
+func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.Object) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+// writeError answers with err as a metav1.Status.
+func writeError(w http.ResponseWriter, r *http.Request, err error) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+// readConfigMap decodes a request body (JSON or protobuf).
+func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+func (s *Server) update(w http.ResponseWriter, r *http.Request) {
+	// Exercise 2: Update: optimistic concurrency on ModRevision.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// delete answers as kube-apiserver does for a resource without graceful
+// deletion: a Success Status naming what was deleted.
+func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
+// ?watch=yes both watch, as in kube-apiserver).
+func isWatch(q map[string][]string) bool {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// listOptionsKind names the options in a 422, as kube-apiserver does.
+var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
+
+// validate checks the option combinations kube-apiserver refuses.
+func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// serveWatch opens a watch on the cache and streams it: media type, timeout,
+// the cache's watcher, then the WatchServer.
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool) {
+	q := r.URL.Query()
+	protobuf, ok := wantsProtobuf(r)
+	if !ok {
+		writeError(w, r, &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: http.StatusNotAcceptable, Reason: metav1.StatusReasonNotAcceptable,
+			Message: "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch",
+		}})
+		return
+	}
+	timeoutSeconds, _ := strconv.ParseInt(q.Get("timeoutSeconds"), 10, 64)
+	timeout := watchTimeout(timeoutSeconds, s.MinRequestTimeout)
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
+	watcher, err := s.Cache.Watch(ctx, WatchOptions{
+		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
+		AllowBookmarks: q.Get("allowWatchBookmarks") == "true",
+	})
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	(&WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}).ServeHTTP(w, r.WithContext(ctx))
+}
+
+// list serves resourceVersion=0 from the cache and everything else from
+// etcd (a consistent read).
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

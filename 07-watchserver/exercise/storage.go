@@ -1,0 +1,130 @@
+// Your copy of ../storage.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+
+package watchserver
+
+import (
+	"context"
+	"strings"
+	"time"
+
+	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// configMaps is the resource every error message names.
+var configMaps = schema.GroupResource{Resource: "configmaps"}
+
+// Prefix is where ConfigMaps live in etcd, as in kube-apiserver:
+// /registry/configmaps/<namespace>/<name>.
+const Prefix = "/registry/configmaps/"
+
+// Storage keeps ConfigMaps in etcd. Every write is one etcd transaction
+// whose condition is the key's ModRevision, so two writers can never both
+// win: the ModRevision is the object's resourceVersion, and a client that
+// sends a stale one gets 409 Conflict.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (store), with
+// the 409 on a client's stale resourceVersion from
+// k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Update).
+type Storage struct {
+	client *clientv3.Client
+	// now stamps creationTimestamp; tests may fix it.
+	now func() time.Time
+}
+
+// NewStorage returns a Storage over an etcd client.
+func NewStorage(client *clientv3.Client) *Storage {
+	return &Storage{client: client, now: time.Now}
+}
+
+// Key is the etcd key of one ConfigMap.
+func Key(namespace, name string) string { return Prefix + namespace + "/" + name }
+
+// keyPrefix is the range of keys a list or watch of namespace reads. The
+// trailing "/" keeps namespace "a" from matching namespace "ab"; an empty
+// namespace means every namespace.
+func keyPrefix(namespace string) string {
+	if namespace == "" {
+		return Prefix
+	}
+	return Prefix + namespace + "/"
+}
+
+// Create writes cm if its key is absent (ModRevision 0 means "no such key").
+func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+// Get reads one ConfigMap.
+func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	// Exercise 1, continued.
+	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
+	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+}
+
+// Update replaces a ConfigMap. A client that sends a resourceVersion asks
+// for optimistic concurrency: if the stored object moved on, 409. A client
+// that sends none overwrites whatever is there. A race with another writer
+// between our read and our write is not the client's business: the
+// transaction fails, and we read again and retry, as kube-apiserver does.
+func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// conflictMessage is the second half of kube-apiserver's 409 text.
+const conflictMessage = "the object has been modified; please apply your changes to the latest version and try again"
+
+// Delete removes a ConfigMap and returns the last stored state, whose
+// resourceVersion is the revision of the delete itself.
+func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// List reads every ConfigMap of namespace ("" for all) at one revision.
+// The list's resourceVersion is that revision (the response header's),
+// not the largest ModRevision among the items: a watch from it must not
+// miss a write to some other key that landed in between.
+func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMapList, error) {
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
+// Compact drops etcd's history up to the current revision and returns it.
+// kube-apiserver compacts every 5 minutes; our tests call this instead.
+func (s *Storage) Compact(ctx context.Context) (int64, error) {
+	// Exercise 3, continued.
+	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+}
+
+// splitKey is the inverse of Key.
+func splitKey(key string) (namespace, name string, ok bool) {
+	rest, found := strings.CutPrefix(key, Prefix)
+	if !found {
+		return "", "", false
+	}
+	namespace, name, ok = strings.Cut(rest, "/")
+	return namespace, name, ok
+}
+
+// CurrentRevision is etcd's revision now: what a consistent read must see.
+func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

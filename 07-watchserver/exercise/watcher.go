@@ -1,0 +1,190 @@
+// Your copy of ../watcher.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+
+package watchserver
+
+import (
+	"context"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	"example.com/walkthrough/workshop/todo"
+)
+
+// InitialEventsEnd is the annotation on the bookmark that ends a watch's
+// initial events: the client now has the whole state (WatchList).
+const InitialEventsEnd = metav1.InitialEventsAnnotationKey
+
+// WatchOptions are the parts of a watch request the cache acts on.
+type WatchOptions struct {
+	Namespace         string // "" for every namespace
+	ResourceVersion   string // "", "0" or a revision
+	SendInitialEvents *bool  // nil: not given
+	AllowBookmarks    bool
+}
+
+// Watcher is one client's watch: events until the channel closes.
+type Watcher interface {
+	ResultChan() <-chan Event
+	Stop()
+}
+
+// cacheWatcher is one client's view of the cache. The dispatcher fills
+// input (bounded: WatcherBuffer); process replays the initial events, then
+// forwards input to result, which the WatchServer drains. Whoever ends the
+// watch, result is closed exactly once, by process.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go.
+type cacheWatcher struct {
+	input  chan Event
+	result chan Event
+	// done is closed by Stop: the client went away.
+	done     chan struct{}
+	stopOnce sync.Once
+	cache    *Cache
+
+	namespace      string
+	allowBookmarks bool
+	// startRV: only events newer than this are forwarded; the initial
+	// events (replay or snapshot) cover everything up to it.
+	startRV int64
+	initial []Event
+}
+
+func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }
+
+// Stop unregisters the watcher and ends process. The input channel stays
+// open: only the dispatcher closes it, so it can never send on a closed one.
+func (w *cacheWatcher) Stop() {
+	w.stopOnce.Do(func() {
+		w.cache.mu.Lock()
+		delete(w.cache.watchers, w)
+		w.cache.mu.Unlock()
+		close(w.done)
+	})
+}
+
+// process is the watcher's goroutine.
+func (w *cacheWatcher) process() {
+	defer close(w.result)
+	send := func(ev Event) bool {
+		select {
+		case w.result <- ev:
+			return true
+		case <-w.done:
+			return false
+		}
+	}
+	for _, ev := range w.initial {
+		if !send(ev) {
+			return
+		}
+	}
+	for {
+		select {
+		case <-w.done:
+			return
+		case ev, ok := <-w.input:
+			if !ok {
+				return
+			}
+			if ev.RV <= w.startRV {
+				continue
+			}
+			if ev.Type == watch.Bookmark {
+				if !w.allowBookmarks {
+					continue
+				}
+				ev.Object = bookmarkObject(ev.RV, false)
+			} else if w.namespace != "" && ev.Object.Namespace != w.namespace {
+				continue
+			}
+			if !send(ev) {
+				return
+			}
+		}
+	}
+}
+
+// bookmarkObject is what a BOOKMARK carries: an empty object of the
+// resource's kind with only the resourceVersion (and, at the end of the
+// initial events, the annotation that says so).
+func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(rv)}}
+	if initialEventsEnd {
+		cm.Annotations = map[string]string{InitialEventsEnd: "true"}
+	}
+	return cm
+}
+
+// errorWatcher yields one ERROR event and ends: how errors found after the
+// request was accepted reach the client, inside a 200 stream.
+type errorWatcher struct{ ch chan Event }
+
+func newErrorWatcher(err error) *errorWatcher {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+func (e *errorWatcher) ResultChan() <-chan Event { return e.ch }
+func (e *errorWatcher) Stop()                    {}
+
+// tooOldResourceVersion is the 410 for a version older than the window.
+func tooOldResourceVersion(requested, oldest int64) error {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+// Watch opens a client watch on the cache. What it replays depends on the
+// options, as in kube-apiserver 1.37:
+//
+//   - resourceVersion "" or "0" with sendInitialEvents not given is a legacy
+//     watch, which the server rewrites to sendInitialEvents=true;
+//   - sendInitialEvents=true: an ADDED per object (after waiting until the
+//     cache has caught up with etcd when a version is asked for, or with
+//     etcd's current revision when none is), then, if the client allows
+//     bookmarks, a BOOKMARK annotated k8s.io/initial-events-end;
+//   - sendInitialEvents=false with no version: start at etcd's revision;
+//   - a version N: replay the buffered events newer than N, or 410 if N is
+//     older than the buffer's window.
+//
+// An unparsable version fails the request (500); 429 while the cache is
+// not ready; every later error is one ERROR event in the stream.
+//
+// kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
+// (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
+func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+// start registers a watcher with its initial events: the snapshot, or the
+// replay from the ring, or a single 410.
+func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+// register adds a watcher that starts after start with the given initial events.
+func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.registerLocked(opts, start, initial)
+}
+
+func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+	// Exercise 8, continued.
+	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+}
+
+// keeps the todo import in use once every stub above is filled in; delete
+// both whenever you like.
+var _ = todo.Exercise

@@ -1,0 +1,89 @@
+package watchserver_test
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+)
+
+// The ONE place where what legitimately differs between our server and
+// kube-apiserver is made equal, so the same golden holds for both.
+//
+//   - resourceVersions: etcd revisions count every write to etcd, and
+//     kube-apiserver writes other resources (leases, events, namespaces)
+//     between a scenario's steps. Each distinct revision is printed as a
+//     label, r1, r2, ..., in the order it first appears, and a step that
+//     watches "from r2" is sent the real value behind r2.
+//   - a list's own resourceVersion is etcd's revision at the read, which
+//     on a busy etcd is newer than the last ConfigMap write: printed as
+//     "latest" when it is at least every revision seen so far, else as
+//     "STALE" (a bug either side).
+//   - the annotated BOOKMARK's revision is the cache's at the snapshot,
+//     which follows etcd's (progress notifications), not ours alone: it is
+//     printed as "latest" in the same way.
+//   - periodic BOOKMARKs (no annotation) depend on time and on writes to
+//     etcd outside the scenario; the driver drops them.
+//   - numbers inside error messages (the 410's "too old resource version:
+//     2 (4)") are printed as their label when they are a known revision,
+//     else as "#".
+//   - UIDs, creationTimestamps, managedFields and the namespace name are
+//     never printed.
+type normaliser struct {
+	labels map[string]string // real rv → r1...
+	values map[string]string // r1... → real rv
+	newest int64
+}
+
+func newNormaliser() *normaliser {
+	return &normaliser{labels: map[string]string{}, values: map[string]string{}}
+}
+
+// label names an object's revision.
+func (n *normaliser) label(rv string) string {
+	if rv == "" {
+		return "none"
+	}
+	if l, ok := n.labels[rv]; ok {
+		return l
+	}
+	l := fmt.Sprintf("r%d", len(n.labels)+1)
+	n.labels[rv], n.values[l] = l, rv
+	if v, err := strconv.ParseInt(rv, 10, 64); err == nil && v > n.newest {
+		n.newest = v
+	}
+	return l
+}
+
+// collection names a list's or a bookmark's revision.
+func (n *normaliser) collection(rv string) string {
+	v, err := strconv.ParseInt(rv, 10, 64)
+	switch {
+	case err != nil:
+		return "invalid(" + rv + ")"
+	case v >= n.newest:
+		return "latest"
+	default:
+		return "STALE"
+	}
+}
+
+// value is the real revision behind a label; anything else passes through
+// ("0", "").
+func (n *normaliser) value(label string) string {
+	if v, ok := n.values[label]; ok {
+		return v
+	}
+	return label
+}
+
+var number = regexp.MustCompile(`\b[0-9]+\b`)
+
+// message normalises the numbers in an error message.
+func (n *normaliser) message(msg string) string {
+	return number.ReplaceAllStringFunc(msg, func(s string) string {
+		if l, ok := n.labels[s]; ok {
+			return l
+		}
+		return "#"
+	})
+}

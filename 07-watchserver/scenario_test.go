@@ -1,0 +1,348 @@
+package watchserver_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/url"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes/scheme"
+	restclientwatch "k8s.io/client-go/rest/watch"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// TestScenarios plays testdata/scenarios/*.txt over HTTP against the
+// implementation chosen with WALKTHROUGH_IMPL: ours over an embedded etcd
+// (reference, exercise) or a real kube-apiserver (client-go; skipped
+// without a cluster). No bubble: etcd runs on real time and sockets.
+func TestScenarios(t *testing.T) {
+	scenario.Run(t, scenarioImpls, scenario.Options{})
+}
+
+// eventWait bounds how long a step waits for one event: generous, since
+// the server is real; a correct run never gets near it.
+const eventWait = 10 * time.Second
+
+// driver plays one scenario file against one server.
+type driver struct {
+	t       testing.TB
+	target  target
+	norm    *normaliser
+	watches map[string]*openWatch
+	// serveFirst starts the server's watch side before the first step.
+	serveFirst bool
+}
+
+// openWatch is a watch stream being read in the background, decoded with
+// apimachinery's and client-go's own decoders.
+type openWatch struct {
+	raw  chan decoded
+	body io.Closer
+}
+
+func newDriver(t testing.TB, tg target) *driver {
+	d := &driver{t: t, target: tg, norm: newNormaliser(), watches: map[string]*openWatch{}}
+	t.Cleanup(func() {
+		for _, w := range d.watches {
+			w.body.Close()
+		}
+	})
+	return d
+}
+
+func (d *driver) serving() {
+	if d.target.Serving != nil {
+		d.target.Serving(d.t)
+	}
+}
+
+// do sends one request and returns the status code and body.
+func (d *driver) do(method, url string, body []byte) (int, []byte) {
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := d.target.HTTP.Do(req)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+// object prints a ConfigMap the way every step does: name, data, label.
+func (d *driver) object(cm *corev1.ConfigMap) string {
+	keys := make([]string, 0, len(cm.Data))
+	for k := range cm.Data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var data []string
+	for _, k := range keys {
+		data = append(data, k+"="+cm.Data[k])
+	}
+	return fmt.Sprintf("%s {%s} rv=%s", cm.Name, strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+}
+
+// result prints a response: the object, or the Status of an error.
+func (d *driver) result(code int, body []byte) string {
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+	if err != nil {
+		return fmt.Sprintf("%d undecodable: %v", code, err)
+	}
+	switch o := obj.(type) {
+	case *metav1.Status:
+		if o.Status == metav1.StatusSuccess {
+			return fmt.Sprintf("%d Success", code)
+		}
+		return fmt.Sprintf("%d %s: %s", code, o.Reason, d.norm.message(o.Message))
+	case *corev1.ConfigMap:
+		return fmt.Sprintf("%d %s", code, d.object(o))
+	case *corev1.ConfigMapList:
+		out := []string{fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))}
+		for i := range o.Items {
+			out = append(out, "  "+d.object(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
+	}
+	return fmt.Sprintf("%d %T", code, obj)
+}
+
+// configMap builds a request body from name=... and key=value lines.
+func configMap(name, rv string, input string) []byte {
+	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Data: map[string]string{}}
+	for _, line := range strings.Fields(input) {
+		k, v, _ := strings.Cut(line, "=")
+		cm.Data[k] = v
+	}
+	b, _ := json.Marshal(cm)
+	return b
+}
+
+func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
+	d.t = t
+	if d.serveFirst {
+		d.serveFirst = false
+		d.serving()
+	}
+	out := d.play(t, td)
+	if d.target.Panicked != nil {
+		if v := d.target.Panicked(); v != nil {
+			panic(v)
+		}
+	}
+	return out
+}
+
+func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
+	arg := func(key string) string {
+		var s string
+		if td.HasArg(key) {
+			td.ScanArgs(t, key, &s)
+		}
+		return s
+	}
+	switch td.Cmd {
+	case "create":
+		return d.result(d.do("POST", d.target.Base, configMap(arg("name"), "", td.Input)))
+	case "update":
+		return d.result(d.do("PUT", d.target.Base+"/"+arg("name"), configMap(arg("name"), d.norm.value(arg("rv")), td.Input)))
+	case "delete":
+		return d.result(d.do("DELETE", d.target.Base+"/"+arg("name"), nil))
+	case "get":
+		return d.result(d.do("GET", d.target.Base+"/"+arg("name"), nil))
+	case "list":
+		q := url.Values{}
+		if td.HasArg("rv") {
+			q.Set("resourceVersion", d.norm.value(arg("rv")))
+			d.serving()
+		}
+		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
+	case "compact":
+		d.target.Compact(t)
+		return "ok"
+	case "watch":
+		d.serving()
+		return d.openWatch(td, arg)
+	case "events":
+		var n int
+		td.ScanArgs(t, "n", &n)
+		w := d.watch(td, arg("id"))
+		var out []string
+		for len(out) < n {
+			line, state := d.next(w, time.After(eventWait))
+			switch state {
+			case streamEnded:
+				return strings.Join(append(out, "(end of stream)"), "\n")
+			case streamQuiet:
+				return strings.Join(append(out, fmt.Sprintf("(no event in %v)", eventWait)), "\n")
+			}
+			if line != "" {
+				out = append(out, line)
+			}
+		}
+		return strings.Join(out, "\n")
+	case "end":
+		w := d.watch(td, arg("id"))
+		var out []string
+		deadline := time.After(eventWait)
+		for {
+			line, state := d.next(w, deadline)
+			switch state {
+			case streamEnded:
+				return strings.Join(append(out, "(end of stream)"), "\n")
+			case streamQuiet:
+				return strings.Join(append(out, fmt.Sprintf("(still open after %v)", eventWait)), "\n")
+			}
+			if line != "" {
+				out = append(out, line)
+			}
+		}
+	}
+	td.Fatalf(t, "unknown command %q", td.Cmd)
+	return ""
+}
+
+func (d *driver) watch(td *datadriven.TestData, id string) *openWatch {
+	w, ok := d.watches[id]
+	if !ok {
+		td.Fatalf(d.t, "no watch %q: open it with `watch id=%s`", id, id)
+	}
+	return w
+}
+
+// openWatch starts a watch: watch id=w [rv=r1|0] [bookmarks] [initial=true|false]
+// [timeout=N] [format=json|protobuf] [accept=TYPE]. It prints the status and
+// Content-Type; the events are read by `events` and `end`.
+func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) string {
+	q := url.Values{"watch": {"true"}}
+	if td.HasArg("rv") {
+		q.Set("resourceVersion", d.norm.value(arg("rv")))
+	}
+	if td.HasArg("bookmarks") {
+		q.Set("allowWatchBookmarks", "true")
+	}
+	if v := arg("initial"); v != "" {
+		q.Set("sendInitialEvents", v)
+		if !td.HasArg("no-match") {
+			q.Set("resourceVersionMatch", "NotOlderThan")
+		}
+	}
+	if v := arg("timeout"); v != "" {
+		q.Set("timeoutSeconds", v)
+	}
+	accept := "application/json"
+	if arg("format") == "protobuf" {
+		accept = "application/vnd.kubernetes.protobuf"
+	}
+	if v := arg("accept"); v != "" {
+		accept = v
+	}
+	req, err := http.NewRequestWithContext(context.Background(), "GET", d.target.Base+"?"+q.Encode(), nil)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	req.Header.Set("Accept", accept)
+	resp, err := d.target.HTTP.Do(req)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	ct := resp.Header.Get("Content-Type")
+	if resp.StatusCode != http.StatusOK {
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		return d.result(resp.StatusCode, body)
+	}
+	mediaType := strings.Split(ct, ";")[0]
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok || info.StreamSerializer == nil {
+		resp.Body.Close()
+		return fmt.Sprintf("200 %s (no stream decoder)", ct)
+	}
+	frames := info.StreamSerializer.Framer.NewFrameReader(resp.Body)
+	dec := restclientwatch.NewDecoder(streaming.NewDecoder(frames, info.StreamSerializer.Serializer), scheme.Codecs.UniversalDeserializer())
+	// The reader only decodes; labels are assigned in the test goroutine,
+	// in the order the steps print them, so they are deterministic.
+	w := &openWatch{raw: make(chan decoded, 1000), body: resp.Body}
+	d.watches[arg("id")] = w
+	go func() {
+		defer close(w.raw)
+		for {
+			typ, obj, err := dec.Decode()
+			if err != nil {
+				if err != io.EOF && !strings.Contains(err.Error(), "closed") {
+					w.raw <- decoded{err: err}
+				}
+				return
+			}
+			w.raw <- decoded{typ: typ, obj: obj}
+		}
+	}()
+	return fmt.Sprintf("200 %s", ct)
+}
+
+type decoded struct {
+	typ watch.EventType
+	obj runtime.Object
+	err error
+}
+
+type streamState int
+
+const (
+	streamEvent streamState = iota
+	streamEnded
+	streamQuiet
+)
+
+// next reads one event and prints it ("" for a periodic bookmark, which
+// the normaliser drops).
+func (d *driver) next(w *openWatch, deadline <-chan time.Time) (string, streamState) {
+	select {
+	case r, ok := <-w.raw:
+		if !ok {
+			return "", streamEnded
+		}
+		return d.describe(r), streamEvent
+	case <-deadline:
+		return "", streamQuiet
+	}
+}
+
+// describe prints one decoded event.
+func (d *driver) describe(r decoded) string {
+	if r.err != nil {
+		return "decode error: " + r.err.Error()
+	}
+	switch o := r.obj.(type) {
+	case *metav1.Status:
+		return fmt.Sprintf("%s %d %s: %s", r.typ, o.Code, o.Reason, d.norm.message(o.Message))
+	case *corev1.ConfigMap:
+		if r.typ == watch.Bookmark {
+			if o.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
+				return ""
+			}
+			return fmt.Sprintf("BOOKMARK initial-events-end rv=%s", d.norm.collection(o.ResourceVersion))
+		}
+		return fmt.Sprintf("%s %s", r.typ, d.object(o))
+	}
+	return fmt.Sprintf("%s %T", r.typ, r.obj)
+}

@@ -1,0 +1,149 @@
+package watchserver_test
+
+import (
+	"bufio"
+	"context"
+	"io"
+	"net/http"
+	"strings"
+	"testing"
+	"time"
+
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
+
+	ws "example.com/walkthrough/07-watchserver"
+)
+
+// clientFor is a client-go clientset that speaks contentType to s.
+func clientFor(t testing.TB, s *testServer, contentType string) *kubernetes.Clientset {
+	t.Helper()
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: s.http.URL, ContentConfig: rest.ContentConfig{
+		ContentType: contentType, AcceptContentTypes: contentType,
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return cs
+}
+
+// TestClientGoWatchesBothWireFormats: client-go's own decoders read our
+// JSON lines and our length-prefixed protobuf frames, and see the stream
+// end cleanly at timeoutSeconds.
+func TestClientGoWatchesBothWireFormats(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{})
+	for _, ct := range []string{"application/json", "application/vnd.kubernetes.protobuf"} {
+		t.Run(ct, func(t *testing.T) {
+			ctx := context.Background()
+			cms := clientFor(t, s, ct).CoreV1().ConfigMaps("ns-" + ct[12:16])
+			a, err := cms.Create(ctx, cm("", "a", "1"), metav1.CreateOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: a.ResourceVersion, TimeoutSeconds: new(int64(1))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
+			a.Data["v"] = "2"
+			if _, err := cms.Update(ctx, a, metav1.UpdateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			_, err = cms.Update(ctx, a, metav1.UpdateOptions{}) // a's rv is stale now
+			if !apierrors.IsConflict(err) {
+				t.Fatalf("stale update over HTTP: want 409, got %v", err)
+			}
+			if err := cms.Delete(ctx, "a", metav1.DeleteOptions{}); err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for ev := range w.ResultChan() { // ends at timeoutSeconds
+				got = append(got, string(ev.Type))
+			}
+			if strings.Join(got, " ") != "MODIFIED DELETED" {
+				t.Fatalf("events: %v, want MODIFIED DELETED then a clean end", got)
+			}
+		})
+	}
+}
+
+// TestWatchStreamOnTheWire reads the raw HTTP response: headers first,
+// one JSON line per event, 406 for a type with no stream framing, 422 for
+// options kube-apiserver refuses.
+func TestWatchStreamOnTheWire(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{})
+	if _, err := s.storage.Create(context.Background(), cm("ns", "a", "1")); err != nil {
+		t.Fatal(err)
+	}
+	base := s.http.URL + "/api/v1/namespaces/ns/configmaps"
+	get := func(query, accept string) *http.Response {
+		req, _ := http.NewRequest("GET", base+"?"+query, nil)
+		if accept != "" {
+			req.Header.Set("Accept", accept)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { resp.Body.Close() })
+		return resp
+	}
+	resp := get("watch=true&allowWatchBookmarks=true&timeoutSeconds=1", "")
+	if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != "application/json" || resp.TransferEncoding[0] != "chunked" {
+		t.Fatalf("watch response: %d %v %v", resp.StatusCode, resp.Header, resp.TransferEncoding)
+	}
+	lines := bufio.NewScanner(resp.Body)
+	var got []string
+	for lines.Scan() {
+		got = append(got, lines.Text())
+	}
+	if len(got) != 2 || !strings.HasPrefix(got[0], `{"type":"ADDED","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"a","namespace":"ns",`) ||
+		got[1] != `{"type":"BOOKMARK","object":{"kind":"ConfigMap","apiVersion":"v1","metadata":{"resourceVersion":"2","annotations":{"k8s.io/initial-events-end":"true"}}}}` {
+		t.Fatalf("stream:\n%s", strings.Join(got, "\n"))
+	}
+	resp = get("watch=true", "application/yaml")
+	body, _ := io.ReadAll(resp.Body)
+	if resp.StatusCode != 406 || !strings.Contains(string(body), "only the following media types are accepted") {
+		t.Fatalf("yaml watch: %d %s", resp.StatusCode, body)
+	}
+	resp = get("watch=true&sendInitialEvents=true", "")
+	body, _ = io.ReadAll(resp.Body)
+	if resp.StatusCode != 422 || !strings.Contains(string(body), `ListOptions.meta.k8s.io \"\" is invalid: resourceVersionMatch: Forbidden: sendInitialEvents requires setting resourceVersionMatch to NotOlderThan`) {
+		t.Fatalf("sendInitialEvents without NotOlderThan: %d %s", resp.StatusCode, body)
+	}
+}
+
+// TestWatchTooOldIsAnErrorFrameIn200 is kube-apiserver's 410 for a version
+// older than the cache's window: a 200 stream with one ERROR frame, then
+// the end.
+func TestWatchTooOldIsAnErrorFrameIn200(t *testing.T) {
+	s := startServer(t, ws.CacheOptions{History: 2})
+	ctx := context.Background()
+	for _, name := range []string{"a", "b", "c", "d"} { // revisions 2..5; the ring keeps 4 and 5
+		if _, err := s.storage.Create(ctx, cm("ns", name, "1")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitRV(t, s.cache, 5)
+	w, err := s.cs.CoreV1().ConfigMaps("ns").Watch(ctx, metav1.ListOptions{ResourceVersion: "2"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	select {
+	case ev := <-w.ResultChan():
+		st, _ := ev.Object.(*metav1.Status)
+		if ev.Type != watch.Error || st == nil || st.Code != 410 || st.Reason != metav1.StatusReasonExpired ||
+			st.Message != "too old resource version: 2 (3)" {
+			t.Fatalf("want an ERROR 410 event, got %v %+v", ev.Type, ev.Object)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("no event")
+	}
+	if _, open := <-w.ResultChan(); open {
+		t.Fatal("the stream goes on after the ERROR frame")
+	}
+}

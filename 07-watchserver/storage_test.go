@@ -1,0 +1,99 @@
+package watchserver_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+
+	ws "example.com/walkthrough/07-watchserver"
+)
+
+func cm(ns, name, value string) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}, Data: map[string]string{"v": value}}
+}
+
+func TestStorageCreateUpdateDeleteList(t *testing.T) {
+	e := startEtcd(t)
+	st := ws.NewStorage(e.Client)
+	ctx := context.Background()
+
+	a, err := st.Create(ctx, cm("ns", "a", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, cm("ns", "a", "1")); !apierrors.IsAlreadyExists(err) {
+		t.Fatalf("second create: want AlreadyExists, got %v", err)
+	}
+	// The value etcd holds is kube-apiserver's protobuf envelope.
+	raw, err := e.Client.Get(ctx, ws.Key("ns", "a"))
+	if err != nil || len(raw.Kvs) != 1 || !strings.HasPrefix(string(raw.Kvs[0].Value), "k8s\x00") {
+		t.Fatalf("stored value: want the k8s\\x00 envelope, got %v %q", err, raw.Kvs)
+	}
+	if got := a.ResourceVersion; got != "2" {
+		t.Errorf("first write on a fresh etcd: rv %s, want 2", got)
+	}
+	b := a.DeepCopy()
+	b.Data["v"] = "2"
+	b, err = st.Update(ctx, b)
+	if err != nil {
+		t.Fatal(err)
+	}
+	stale := a.DeepCopy()
+	stale.Data["v"] = "3"
+	_, err = st.Update(ctx, stale)
+	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `configmaps "a": the object has been modified`) {
+		t.Fatalf("stale update: want 409 Conflict, got %v", err)
+	}
+	same, err := st.Update(ctx, b)
+	if err != nil || same.ResourceVersion != b.ResourceVersion {
+		t.Fatalf("no-op update: want rv %s unchanged, got %v %v", b.ResourceVersion, same, err)
+	}
+	if _, err := st.Create(ctx, cm("other", "x", "1")); err != nil {
+		t.Fatal(err)
+	}
+	list, err := st.List(ctx, "ns")
+	if err != nil || len(list.Items) != 1 || list.ResourceVersion != "4" {
+		t.Fatalf("list ns: want one item at rv 4, got %+v %v", list, err)
+	}
+	del, err := st.Delete(ctx, "ns", "a")
+	if err != nil || del.ResourceVersion != "5" || del.Data["v"] != "2" {
+		t.Fatalf("delete: want the last state at rv 5, got %+v %v", del, err)
+	}
+	if _, err := st.Get(ctx, "ns", "a"); !apierrors.IsNotFound(err) {
+		t.Fatalf("get after delete: want NotFound, got %v", err)
+	}
+}
+
+func TestEtcdWatchFromRevisionAndCompaction(t *testing.T) {
+	e := startEtcd(t)
+	st := ws.NewStorage(e.Client)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	a, _ := st.Create(ctx, cm("ns", "a", "1"))
+	a.Data["v"] = "2"
+	_, _ = st.Update(ctx, a)
+	_, _ = st.Delete(ctx, "ns", "a")
+
+	var got []string
+	ch := ws.WatchEtcd(ctx, e.Client, 2) // from after the create
+	for range 2 {
+		ev := <-ch
+		got = append(got, string(ev.Type)+" "+ev.Object.Data["v"]+" "+ev.Object.ResourceVersion)
+	}
+	if want := "MODIFIED 2 3,DELETED 2 4"; strings.Join(got, ",") != want {
+		t.Fatalf("events: got %v, want %s", got, want)
+	}
+	if _, err := st.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	ev := <-ws.WatchEtcd(ctx, e.Client, 1)
+	if ev.Type != watch.Error || ev.Status.Code != 410 || ev.Status.Reason != metav1.StatusReasonExpired ||
+		ev.Status.Message != "The resourceVersion for the provided watch is too old." {
+		t.Fatalf("watch below the compaction: want 410 Expired, got %+v", ev)
+	}
+}

@@ -1,0 +1,277 @@
+package watchserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
+)
+
+// InitialEventsEnd is the annotation on the bookmark that ends a watch's
+// initial events: the client now has the whole state (WatchList).
+const InitialEventsEnd = metav1.InitialEventsAnnotationKey
+
+// WatchOptions are the parts of a watch request the cache acts on.
+type WatchOptions struct {
+	Namespace         string // "" for every namespace
+	ResourceVersion   string // "", "0" or a revision
+	SendInitialEvents *bool  // nil: not given
+	AllowBookmarks    bool
+}
+
+// Watcher is one client's watch: events until the channel closes.
+type Watcher interface {
+	ResultChan() <-chan Event
+	Stop()
+}
+
+// cacheWatcher is one client's view of the cache. The dispatcher fills
+// input (bounded: WatcherBuffer); process replays the initial events, then
+// forwards input to result, which the WatchServer drains. Whoever ends the
+// watch, result is closed exactly once, by process.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go.
+type cacheWatcher struct {
+	input  chan Event
+	result chan Event
+	// done is closed by Stop: the client went away.
+	done     chan struct{}
+	stopOnce sync.Once
+	cache    *Cache
+
+	namespace      string
+	allowBookmarks bool
+	// startRV: only events newer than this are forwarded; the initial
+	// events (replay or snapshot) cover everything up to it.
+	startRV int64
+	initial []Event
+}
+
+func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }
+
+// Stop unregisters the watcher and ends process. The input channel stays
+// open: only the dispatcher closes it, so it can never send on a closed one.
+func (w *cacheWatcher) Stop() {
+	// exercise:begin 7 A watcher's loop: initial events first, then only what is newer
+	// exercise:hint Send every initial event, then forward from input until it closes; drop events not newer than startRV and events of other namespaces. Every send selects on done too. Close result when you return.
+	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark at the start version tells the client nothing), and only to a watcher that allowed bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop (unregister, close done, once) and bookmarkObject.
+	// exercise:track deep
+	w.stopOnce.Do(func() {
+		w.cache.mu.Lock()
+		delete(w.cache.watchers, w)
+		w.cache.mu.Unlock()
+		close(w.done)
+	})
+	// exercise:end 7
+}
+
+// process is the watcher's goroutine.
+func (w *cacheWatcher) process() {
+	// exercise:begin 7
+	defer close(w.result)
+	send := func(ev Event) bool {
+		select {
+		case w.result <- ev:
+			return true
+		case <-w.done:
+			return false
+		}
+	}
+	for _, ev := range w.initial {
+		if !send(ev) {
+			return
+		}
+	}
+	for {
+		select {
+		case <-w.done:
+			return
+		case ev, ok := <-w.input:
+			if !ok {
+				return
+			}
+			if ev.RV <= w.startRV {
+				continue
+			}
+			if ev.Type == watch.Bookmark {
+				if !w.allowBookmarks {
+					continue
+				}
+				ev.Object = bookmarkObject(ev.RV, false)
+			} else if w.namespace != "" && ev.Object.Namespace != w.namespace {
+				continue
+			}
+			if !send(ev) {
+				return
+			}
+		}
+	}
+	// exercise:end 7
+}
+
+// bookmarkObject is what a BOOKMARK carries: an empty object of the
+// resource's kind with only the resourceVersion (and, at the end of the
+// initial events, the annotation that says so).
+func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
+	// exercise:begin 7
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(rv)}}
+	if initialEventsEnd {
+		cm.Annotations = map[string]string{InitialEventsEnd: "true"}
+	}
+	return cm
+	// exercise:end 7
+}
+
+// errorWatcher yields one ERROR event and ends: how errors found after the
+// request was accepted reach the client, inside a 200 stream.
+type errorWatcher struct{ ch chan Event }
+
+func newErrorWatcher(err error) *errorWatcher {
+	// exercise:begin 8
+	st := apierrors.NewInternalError(err).ErrStatus
+	if s, ok := err.(apierrors.APIStatus); ok {
+		st = s.Status()
+	}
+	ch := make(chan Event, 1)
+	ch <- Event{Type: watch.Error, Status: &st}
+	close(ch)
+	return &errorWatcher{ch: ch}
+	// exercise:end 8
+}
+
+func (e *errorWatcher) ResultChan() <-chan Event { return e.ch }
+func (e *errorWatcher) Stop()                    {}
+
+// tooOldResourceVersion is the 410 for a version older than the window.
+func tooOldResourceVersion(requested, oldest int64) error {
+	// exercise:begin 8
+	return apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest))
+	// exercise:end 8
+}
+
+// Watch opens a client watch on the cache. What it replays depends on the
+// options, as in kube-apiserver 1.37:
+//
+//   - resourceVersion "" or "0" with sendInitialEvents not given is a legacy
+//     watch, which the server rewrites to sendInitialEvents=true;
+//   - sendInitialEvents=true: an ADDED per object (after waiting until the
+//     cache has caught up with etcd when a version is asked for, or with
+//     etcd's current revision when none is), then, if the client allows
+//     bookmarks, a BOOKMARK annotated k8s.io/initial-events-end;
+//   - sendInitialEvents=false with no version: start at etcd's revision;
+//   - a version N: replay the buffered events newer than N, or 410 if N is
+//     older than the buffer's window.
+//
+// An unparsable version fails the request (500); 429 while the cache is
+// not ready; every later error is one ERROR event in the stream.
+//
+// kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
+// (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
+func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
+	// exercise:begin 8
+	var requested int64
+	if opts.ResourceVersion != "" {
+		rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64)
+		if err != nil {
+			return nil, apierrors.NewInternalError(fmt.Errorf("resourceVersion: Invalid value: %q: %v", opts.ResourceVersion, err))
+		}
+		requested = int64(rv)
+	}
+	sendInitial := opts.SendInitialEvents
+	if sendInitial == nil && requested == 0 {
+		t := true
+		sendInitial = &t
+	}
+	c.mu.Lock()
+	ready := c.ready
+	c.mu.Unlock()
+	if !ready {
+		return nil, notReady()
+	}
+	// A consistent start: the version to reach is etcd's current revision.
+	if opts.ResourceVersion == "" {
+		rev, err := c.storage.CurrentRevision(ctx)
+		if err != nil {
+			return newErrorWatcher(err), nil
+		}
+		requested = rev
+		if sendInitial != nil && !*sendInitial {
+			return c.register(opts, requested, nil), nil
+		}
+	}
+	if sendInitial != nil && *sendInitial && requested > 0 {
+		if err := c.waitFresh(ctx, requested); err != nil {
+			return newErrorWatcher(err), nil
+		}
+	}
+	return c.start(opts, requested, sendInitial != nil && *sendInitial), nil
+	// exercise:end 8
+}
+
+// start registers a watcher with its initial events: the snapshot, or the
+// replay from the ring, or a single 410.
+func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
+	// exercise:begin 8
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var initial []Event
+	start := requested
+	if sendInitial {
+		start = c.rv
+		for _, cm := range c.sortedLocked(opts.Namespace) {
+			initial = append(initial, Event{Type: watch.Added, Object: cm, RV: c.rv})
+		}
+		if opts.AllowBookmarks {
+			initial = append(initial, Event{Type: watch.Bookmark, Object: bookmarkObject(c.rv, true), RV: c.rv})
+		}
+	} else {
+		oldest := c.listRV + 1
+		if c.evicted {
+			oldest = c.ring[c.ringStart].RV
+		}
+		if requested < oldest-1 {
+			return newErrorWatcher(tooOldResourceVersion(requested, oldest-1))
+		}
+		for i := range c.ringLen {
+			ev := c.ring[(c.ringStart+i)%len(c.ring)]
+			if ev.RV > requested && (opts.Namespace == "" || ev.Object.Namespace == opts.Namespace) {
+				initial = append(initial, ev)
+			}
+		}
+		if c.rv > start {
+			start = c.rv
+		}
+	}
+	return c.registerLocked(opts, start, initial)
+	// exercise:end 8
+}
+
+// register adds a watcher that starts after start with the given initial events.
+func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.registerLocked(opts, start, initial)
+}
+
+func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+	// exercise:begin 8
+	w := &cacheWatcher{
+		input:          make(chan Event, c.opts.WatcherBuffer),
+		result:         make(chan Event),
+		done:           make(chan struct{}),
+		cache:          c,
+		namespace:      opts.Namespace,
+		allowBookmarks: opts.AllowBookmarks,
+		startRV:        start,
+		initial:        initial,
+	}
+	c.watchers[w] = struct{}{}
+	go w.process()
+	return w
+	// exercise:end 8
+}

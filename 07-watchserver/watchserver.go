@@ -1,0 +1,76 @@
+package watchserver
+
+import (
+	"math/rand"
+	"net/http"
+	"time"
+)
+
+// WatchServer streams one watch to one HTTP client. The status and headers
+// go out at once, before any event, so the client knows the watch is open;
+// then one frame per event, each flushed as it is written (a chunk on
+// HTTP/1.1, DATA frames on HTTP/2). The stream ends, with no final frame,
+// when the watcher's channel closes (a slow watcher, a relist, after an
+// ERROR), when the timeout fires, or when the client goes away.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+// (serveWatchHandler, WatchServer.HandleHTTP).
+type WatchServer struct {
+	Watcher  Watcher
+	Protobuf bool
+	Timeout  time.Duration
+}
+
+// ServeHTTP runs the stream until it ends.
+func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
+	// exercise:begin 10
+	defer s.Watcher.Stop()
+	flusher, ok := w.(http.Flusher)
+	if !ok {
+		http.Error(w, "unable to start watch - can't get http.Flusher", http.StatusInternalServerError)
+		return
+	}
+	if s.Protobuf {
+		w.Header().Set("Content-Type", mediaProtobuf+";stream=watch")
+	} else {
+		w.Header().Set("Content-Type", mediaJSON)
+	}
+	w.Header().Set("Transfer-Encoding", "chunked")
+	w.WriteHeader(http.StatusOK)
+	flusher.Flush()
+	timer := time.NewTimer(s.Timeout)
+	defer timer.Stop()
+	for {
+		select {
+		case <-req.Context().Done():
+			return
+		case <-timer.C:
+			return
+		case ev, ok := <-s.Watcher.ResultChan():
+			if !ok {
+				return
+			}
+			frame, err := encodeFrame(ev, s.Protobuf)
+			if err != nil {
+				return
+			}
+			if _, err := w.Write(frame); err != nil {
+				return
+			}
+			flusher.Flush()
+		}
+	}
+	// exercise:end 10
+}
+
+// watchTimeout is timeoutSeconds when the client gave one, else a random
+// time between min and 2×min, so that watches opened together (after a
+// restart) do not all end together.
+func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
+	// exercise:begin 10
+	if timeoutSeconds > 0 {
+		return time.Duration(timeoutSeconds) * time.Second
+	}
+	return time.Duration(float64(min) * (1 + rand.Float64()))
+	// exercise:end 10
+}

@@ -97,8 +97,8 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 			continue
 		}
 		blocker := 0
-		for test, ok := range passed {
-			if ok || !slices.Contains(e.tests, test) {
+		for _, test := range e.tests {
+			if ok, ran := passed[test]; ok || !ran {
 				continue
 			}
 			for _, id := range blame[test] {

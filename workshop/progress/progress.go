@@ -176,23 +176,39 @@ func lastOnTrack(ids []int, offTrack func(int) bool) int {
 	return last
 }
 
-// scenariosByExercise maps an exercise id to the subtest names of the
-// scenario files whose header names it.
-func scenariosByExercise(chapterDir string) (map[int][]string, error) {
+// ScenarioTags maps each scenario file's subtest name
+// ("TestScenarios/resync") to the exercises its header names.
+func ScenarioTags(chapterDir string) (map[string][]int, error) {
 	paths, err := filepath.Glob(filepath.Join(chapterDir, "testdata", "scenarios", "*.txt"))
 	if err != nil {
 		return nil, err
 	}
-	byID := map[int][]string{}
+	tags := map[string][]int{}
 	for _, p := range paths {
 		f, err := scenario.ReadFile(p)
 		if err != nil {
 			return nil, err
 		}
-		test := "TestScenarios/" + strings.TrimSuffix(filepath.Base(p), ".txt")
-		for _, id := range f.Exercises {
+		tags["TestScenarios/"+strings.TrimSuffix(filepath.Base(p), ".txt")] = f.Exercises
+	}
+	return tags, nil
+}
+
+// scenariosByExercise maps an exercise id to the subtest names of the
+// scenario files whose header names it.
+func scenariosByExercise(chapterDir string) (map[int][]string, error) {
+	tags, err := ScenarioTags(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	byID := map[int][]string{}
+	for test, ids := range tags {
+		for _, id := range ids {
 			byID[id] = append(byID[id], test)
 		}
+	}
+	for _, tests := range byID {
+		sort.Strings(tests)
 	}
 	return byID, nil
 }

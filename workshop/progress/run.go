@@ -78,6 +78,13 @@ func isScenario(test string) bool {
 	return ok && !strings.Contains(rest, "/")
 }
 
+// IsCheck reports whether test (a full test name) is one of the tests
+// that judge exercises: a scenario file's subtest or a stress test.
+func IsCheck(test string) bool {
+	_, stress := scenario.StressExercise(test)
+	return stress || isScenario(test)
+}
+
 // skipScenarios is a -skip pattern for the scenario subtests named.
 func skipScenarios(tests []string) string {
 	var names []string

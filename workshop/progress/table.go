@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
@@ -56,7 +57,7 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		slices.Sort(needs)
 		on := "—"
 		if len(needs) > 0 {
-			on = strings.Trim(strings.ReplaceAll(fmt.Sprint(needs), " ", ", "), "[]")
+			on = commaList(needs)
 		}
 		fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %s | %s |\n", e.ID, e.Track, e.File,
 			strings.TrimSuffix(e.Title, "."), on, strings.ReplaceAll(e.Hint, "|", "\\|"))
@@ -66,10 +67,18 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		return "", err
 	}
 	for _, g := range together {
-		ids := strings.Trim(strings.ReplaceAll(fmt.Sprint(g.IDs), " ", ", "), "[]")
-		fmt.Fprintf(&b, "\n**Checked together: exercises %s.** %s\n", ids, g.Reason)
+		fmt.Fprintf(&b, "\n**Checked together: exercises %s.** %s\n", commaList(g.IDs), g.Reason)
 	}
 	return b.String(), nil
+}
+
+// commaList writes ids as "1, 3, 4".
+func commaList(ids []int) string {
+	parts := make([]string, len(ids))
+	for i, id := range ids {
+		parts[i] = strconv.Itoa(id)
+	}
+	return strings.Join(parts, ", ")
 }
 
 var tableRegion = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(TableBegin) + `\n.*?` + regexp.QuoteMeta(TableEnd))

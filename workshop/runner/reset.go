@@ -128,28 +128,52 @@ func (r *Runner) resetPlan(c chapters.Chapter, gen map[string][]byte, id int) (m
 		}
 		return write, remove, nil
 	}
-	parts, err := exerciseParts(gen, id)
-	if err != nil {
-		return nil, nil, err
-	}
-	for name, funcs := range parts {
-		mine, err := os.ReadFile(filepath.Join(c.Dir, name))
-		if os.IsNotExist(err) {
-			write[name] = gen[name]
-			continue
-		}
+	write, err := stubPlan(c, gen, []int{id})
+	return write, nil, err
+}
+
+// stubPlan works out the files that put the functions of the exercises
+// ids back to their stubs in your copy (gen is the generated copy with
+// them stubbed): only those functions change, so your other work in the
+// same files stays. A file you do not have is written whole. It returns
+// only the files that change.
+func stubPlan(c chapters.Chapter, gen map[string][]byte, ids []int) (map[string][]byte, error) {
+	write := map[string][]byte{}
+	onDisk := map[string][]byte{} // nil for a file you do not have
+	for _, id := range ids {
+		parts, err := exerciseParts(gen, id)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
-		restored, err := restoreStubs(mine, gen[name], funcs)
-		if err != nil {
-			return nil, nil, fmt.Errorf("%s/%s: %w", c.Name, name, err)
-		}
-		if !bytes.Equal(restored, mine) {
+		for name, funcs := range parts {
+			mine, planned := write[name]
+			if !planned {
+				mine, err = os.ReadFile(filepath.Join(c.Dir, name))
+				if os.IsNotExist(err) {
+					write[name], onDisk[name] = gen[name], nil
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				onDisk[name] = mine
+			}
+			if onDisk[name] == nil {
+				continue // written whole from gen
+			}
+			restored, err := restoreStubs(mine, gen[name], funcs)
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", c.Name, name, err)
+			}
 			write[name] = restored
 		}
 	}
-	return write, nil, nil
+	for name, src := range write {
+		if onDisk[name] != nil && bytes.Equal(onDisk[name], src) {
+			delete(write, name)
+		}
+	}
+	return write, nil
 }
 
 // confirm asks a yes-or-no question; only "y" or "yes" is yes.

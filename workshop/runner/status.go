@@ -132,15 +132,11 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 		out.fresh[e.ID] = fresh
 	}
 	deep := r.onDeepTrack(c, list, out.fresh)
-	offTrack := func(id int) bool {
-		for _, e := range list {
-			if e.ID == id {
-				return !deep && e.Track == exgen.TrackDeep
-			}
-		}
-		return false
+	off := map[int]bool{}
+	for _, e := range list {
+		off[e.ID] = !deep && e.Track == exgen.TrackDeep
 	}
-	res, err := r.run(c, offTrack)
+	res, err := r.run(c, func(id int) bool { return off[id] })
 	if err != nil {
 		return nil, err
 	}

@@ -24,33 +24,17 @@ func (r *Runner) Deep(chapter string) error {
 	if err != nil {
 		return err
 	}
-	write := map[string][]byte{}
+	var ids []int
 	for _, e := range deep {
-		parts, err := exerciseParts(gen, e.ID)
-		if err != nil {
-			return err
-		}
-		for name, funcs := range parts {
-			mine, ok := write[name]
-			if !ok {
-				if mine, err = os.ReadFile(filepath.Join(c.Dir, name)); err != nil {
-					return err
-				}
-			}
-			restored, err := restoreStubs(mine, gen[name], funcs)
-			if err != nil {
-				return fmt.Errorf("%s/%s: %w", c.Name, name, err)
-			}
-			write[name] = restored
-		}
+		ids = append(ids, e.ID)
 	}
-	var titles []string
-	for _, e := range deep {
-		titles = append(titles, fmt.Sprintf("%d %s", e.ID, strings.TrimSuffix(e.Title, ".")))
+	write, err := stubPlan(c, gen, ids)
+	if err != nil {
+		return err
 	}
 	r.say("", fmt.Sprintf("The deep track of %s adds %d exercises over the concurrent and looping heart of it:", c.Name, len(deep)))
-	for _, t := range titles {
-		r.printf("  %s\n", t)
+	for _, e := range deep {
+		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
 	return r.writeTrack(c, write, "Take on the deep track? [y/N] ")
@@ -130,14 +114,10 @@ func (r *Runner) deepExercises(chapter string) (chapters.Chapter, []exgen.Exerci
 	return c, deep, nil
 }
 
-// writeTrack asks, backs up, writes, and puts the chapter on the deep
-// track in the state file, so status shows its deep exercises.
+// writeTrack asks, backs up, writes (write holds only files that change),
+// and puts the chapter on the deep track in the state file, so status
+// shows its deep exercises.
 func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, question string) error {
-	for name, src := range write {
-		if mine, err := os.ReadFile(filepath.Join(c.Dir, name)); err == nil && string(mine) == string(src) {
-			delete(write, name)
-		}
-	}
 	s := LoadState(r.Root)
 	if len(write) == 0 && s.Deep[c.Name] {
 		r.next("There is nothing to change: your copy already has those stubs. Next: check it:", r.checkCmd(c, 1))

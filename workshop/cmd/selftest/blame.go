@@ -2,10 +2,9 @@ package main
 
 import (
 	"fmt"
+	"maps"
 	"os"
-	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 
@@ -29,7 +28,6 @@ type blameRun struct {
 	measure progress.Blame // test → the exercises whose stub made it fail
 	tests   map[string]bool
 	missing []int // exercises whose run gave no result
-	ran     int
 }
 
 func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*blameRun, error) {
@@ -41,16 +39,12 @@ func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*
 	if err != nil {
 		return nil, err
 	}
-	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, tagged: map[string][]int{}, together: together}
+	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, together: together}
 	for _, e := range exercises {
 		b.missing = append(b.missing, e.ID)
 	}
-	files, err := scenarioFiles(c)
-	if err != nil {
+	if b.tagged, err = progress.ScenarioTags(c.Dir); err != nil {
 		return nil, err
-	}
-	for test, f := range files {
-		b.tagged[test] = f.Exercises
 	}
 	return b, nil
 }
@@ -61,15 +55,15 @@ func (b *blameRun) failed(id int, tests map[string]bool) {
 	defer b.mu.Unlock()
 	b.missing = slices.DeleteFunc(b.missing, func(n int) bool { return n == id })
 	for test, passed := range tests {
-		if !isLeaf(test) {
+		if !progress.IsCheck(test) {
 			continue
 		}
 		b.tests[test] = true
 		if !passed {
 			b.measure[test] = append(b.measure[test], id)
 		}
-		if id, ok := scenario.StressExercise(test); ok {
-			b.tagged[test] = []int{id}
+		if judged, ok := scenario.StressExercise(test); ok {
+			b.tagged[test] = []int{judged}
 		}
 	}
 }
@@ -121,45 +115,11 @@ func (b *blameRun) finish() string {
 	return strings.Join(wrong, "\n")
 }
 
-func isLeaf(test string) bool {
-	if _, ok := scenario.StressExercise(test); ok {
-		return true
-	}
-	rest, ok := strings.CutPrefix(test, "TestScenarios/")
-	return ok && !strings.Contains(rest, "/")
-}
-
+// sortedKeys lists the tests either blame names, sorted.
 func sortedKeys(a, b progress.Blame) []string {
-	seen := map[string]bool{}
-	for k := range a {
-		seen[k] = true
-	}
-	for k := range b {
-		seen[k] = true
-	}
-	var out []string
-	for k := range seen {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// scenarioFiles maps each scenario's test name to its header.
-func scenarioFiles(c chapters.Chapter) (map[string]*scenario.File, error) {
-	paths, err := filepath.Glob(filepath.Join(c.Dir, "testdata", "scenarios", "*.txt"))
-	if err != nil {
-		return nil, err
-	}
-	files := map[string]*scenario.File{}
-	for _, p := range paths {
-		f, err := scenario.ReadFile(p)
-		if err != nil {
-			return nil, err
-		}
-		files["TestScenarios/"+strings.TrimSuffix(filepath.Base(p), ".txt")] = f
-	}
-	return files, nil
+	keys := slices.AppendSeq(slices.Collect(maps.Keys(a)), maps.Keys(b))
+	slices.Sort(keys)
+	return slices.Compact(keys)
 }
 
 // writeDocTable refreshes the exercise table of the chapter's doc from

@@ -16,26 +16,61 @@ import (
 // behaviour of Pop and Close inside synctest bubbles, where "blocked" is
 // exact.
 
-// eachQueue runs body for every implementation and every kind of queue.
+// queueKinds are the three queues the tests run: the classic one, the
+// plain log, and the log in atomic mode that lets producers in while its
+// single consumer works.
+var queueKinds = []struct {
+	name  string
+	make  func(im impl) (queue, knownStore)
+	stubs int // the last exercise the kind needs, for TestStress
+}{
+	{"DeltaFIFO", func(im impl) (queue, knownStore) {
+		k := im.NewKnown()
+		return im.NewDeltaFIFO(k, true), k
+	}, 3},
+	{"RealFIFO", func(im impl) (queue, knownStore) {
+		k := im.NewKnown()
+		return im.NewRealFIFO(k, realOptions{}), k
+	}, 7},
+	{"RealFIFO-atomic-unlock", func(im impl) (queue, knownStore) {
+		return im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true, Bookmarks: true}), im.NewKnown()
+	}, 7},
+}
+
+// eachQueue runs body for the reference and client-go, and every kind of
+// queue.
 func eachQueue(t *testing.T, body func(t *testing.T, im impl, newQueue func() (queue, knownStore))) {
-	kinds := map[string]func(im impl) (queue, knownStore){
-		"DeltaFIFO": func(im impl) (queue, knownStore) {
-			k := im.NewKnown()
-			return im.NewDeltaFIFO(k, true), k
-		},
-		"RealFIFO": func(im impl) (queue, knownStore) {
-			k := im.NewKnown()
-			return im.NewRealFIFO(k, realOptions{}), k
-		},
-		"RealFIFO-atomic-unlock": func(im impl) (queue, knownStore) {
-			return im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true, Bookmarks: true}), im.NewKnown()
-		},
-	}
 	for _, name := range []string{scenario.Reference, scenario.ClientGo} {
 		im := impls[name]
-		for _, kind := range []string{"DeltaFIFO", "RealFIFO", "RealFIFO-atomic-unlock"} {
-			t.Run(name+"/"+kind, func(t *testing.T) {
-				body(t, im, func() (queue, knownStore) { return kinds[kind](im) })
+		for _, kind := range queueKinds {
+			t.Run(name+"/"+kind.name, func(t *testing.T) {
+				body(t, im, func() (queue, knownStore) { return kind.make(im) })
+			})
+		}
+	}
+}
+
+// TestStress runs producerAndConsumers on the selected implementation, so
+// the runner runs it on your copy too (as a test of the last exercise each
+// queue needs); on the reference it also runs client-go, to show the test
+// holds for it.
+func TestStress(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range queueKinds {
+		check := strings.ToLower(kind.name) + "-every-change-once-in-order"
+		scenario.Stress(t, kind.stubs, check, func(t *testing.T) {
+			q, _ := kind.make(impls[name])
+			producerAndConsumers(t, impls[name], q, kind.name)
+		})
+	}
+	if name == scenario.Reference {
+		for _, kind := range queueKinds {
+			t.Run("client-go/"+kind.name, func(t *testing.T) {
+				q, _ := kind.make(impls[scenario.ClientGo])
+				producerAndConsumers(t, impls[scenario.ClientGo], q, kind.name)
 			})
 		}
 	}
@@ -45,77 +80,74 @@ func eachQueue(t *testing.T, body func(t *testing.T, im impl, newQueue func() (q
 // consumers pop concurrently; then it closes the queue. Every change must
 // come out exactly once, in order per key, and a RealFIFO must keep the
 // producer's order across keys too. An unlocking RealFIFO gets one
-// consumer, as it requires.
-func TestProducerAndConsumers(t *testing.T) {
-	eachQueue(t, func(t *testing.T, im impl, newQueue func() (queue, knownStore)) {
-		q, _ := newQueue()
-		consumers := 3
-		if strings.Contains(t.Name(), "unlock") {
-			consumers = 1
+// consumer, as it requires. TestStress runs it.
+func producerAndConsumers(t *testing.T, im impl, q queue, kind string) {
+	consumers := 3
+	if strings.HasSuffix(kind, "unlock") {
+		consumers = 1
+	}
+	const keys, rounds = 7, 150
+	var produced []string
+	for r := range rounds {
+		for k := range keys {
+			produced = append(produced, fmt.Sprintf("ns/k%d@%d", k, r))
 		}
-		const keys, rounds = 7, 150
-		var produced []string
-		for r := range rounds {
-			for k := range keys {
-				produced = append(produced, fmt.Sprintf("ns/k%d@%d", k, r))
-			}
-		}
+	}
 
-		var mu sync.Mutex // guards popped (process may run unlocked)
-		var popped []string
-		var wg sync.WaitGroup
-		for range consumers {
-			wg.Go(func() {
-				for {
-					_, err := q.Pop(func(ds []delta, _ bool) error {
-						mu.Lock()
-						defer mu.Unlock()
-						for _, d := range ds {
-							popped = append(popped, formatObject(d.Object))
-						}
-						return nil
-					})
-					if err != nil {
-						return // closed and empty
+	var mu sync.Mutex // guards popped (process may run unlocked)
+	var popped []string
+	var wg sync.WaitGroup
+	for range consumers {
+		wg.Go(func() {
+			for {
+				_, err := q.Pop(func(ds []delta, _ bool) error {
+					mu.Lock()
+					defer mu.Unlock()
+					for _, d := range ds {
+						popped = append(popped, formatObject(d.Object))
 					}
+					return nil
+				})
+				if err != nil {
+					return // closed and empty
 				}
-			})
-		}
-		for i, text := range produced {
-			obj, _ := parseObject(im, text)
-			write := q.Add
-			if i >= keys {
-				write = q.Update
 			}
-			if err := write(obj); err != nil {
-				t.Errorf("write %s: %v", text, err)
-			}
+		})
+	}
+	for i, text := range produced {
+		obj, _ := parseObject(im, text)
+		write := q.Add
+		if i >= keys {
+			write = q.Update
 		}
-		q.Close()
-		wg.Wait()
+		if err := write(obj); err != nil {
+			t.Errorf("write %s: %v", text, err)
+		}
+	}
+	q.Close()
+	wg.Wait()
 
-		if q.Kind == "RealFIFO" {
-			if !slices.Equal(popped, produced) {
-				t.Fatalf("a RealFIFO must hand out every delta in order:\n got %d deltas, want %d", len(popped), len(produced))
-			}
-			return
+	if q.Kind == "RealFIFO" {
+		if !slices.Equal(popped, produced) {
+			t.Fatalf("a RealFIFO must hand out every delta in order:\n got %d deltas, want %d", len(popped), len(produced))
 		}
-		// A DeltaFIFO may merge, but per key the order is the producer's.
-		perKey := func(list []string) map[string][]string {
-			m := map[string][]string{}
-			for _, s := range list {
-				k, _, _ := strings.Cut(s, "@")
-				m[k] = append(m[k], s)
-			}
-			return m
+		return
+	}
+	// A DeltaFIFO may merge, but per key the order is the producer's.
+	perKey := func(list []string) map[string][]string {
+		m := map[string][]string{}
+		for _, s := range list {
+			k, _, _ := strings.Cut(s, "@")
+			m[k] = append(m[k], s)
 		}
-		got, want := perKey(popped), perKey(produced)
-		for k := range want {
-			if !slices.Equal(got[k], want[k]) {
-				t.Fatalf("key %s: got %d deltas, want %d, in order", k, len(got[k]), len(want[k]))
-			}
+		return m
+	}
+	got, want := perKey(popped), perKey(produced)
+	for k := range want {
+		if !slices.Equal(got[k], want[k]) {
+			t.Fatalf("key %s: got %d deltas, want %d, in order", k, len(got[k]), len(want[k]))
 		}
-	})
+	}
 }
 
 // Pop on an empty queue blocks, durably, until a write arrives; then it

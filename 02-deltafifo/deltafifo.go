@@ -85,6 +85,7 @@ func NewDeltaFIFOWithOptions(opts DeltaFIFOOptions) *DeltaFIFO {
 //
 // client-go: tools/cache/delta_fifo.go (DeltaFIFO.KeyOf)
 func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
+	// exercise:begin 1
 	if d, ok := obj.(Deltas); ok {
 		if len(d) == 0 {
 			return "", KeyError{Obj: obj, Err: ErrZeroLengthDeltasObject}
@@ -95,22 +96,27 @@ func (f *DeltaFIFO) KeyOf(obj any) (string, error) {
 		return t.Key, nil
 	}
 	return f.keyFunc(obj)
+	// exercise:end 1
 }
 
 // Add queues an Added delta.
 func (f *DeltaFIFO) Add(obj any) error {
+	// exercise:begin 1
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated()
 	return f.queueActionLocked(Added, obj)
+	// exercise:end 1
 }
 
 // Update queues an Updated delta.
 func (f *DeltaFIFO) Update(obj any) error {
+	// exercise:begin 1
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated()
 	return f.queueActionLocked(Updated, obj)
+	// exercise:end 1
 }
 
 // Delete queues a Deleted delta, unless nobody has heard of the object:
@@ -120,6 +126,7 @@ func (f *DeltaFIFO) Update(obj any) error {
 //
 // client-go: tools/cache/delta_fifo.go (DeltaFIFO.Delete)
 func (f *DeltaFIFO) Delete(obj any) error {
+	// exercise:begin 1
 	key, err := f.KeyOf(obj)
 	if err != nil {
 		return KeyError{Obj: obj, Err: err}
@@ -131,11 +138,12 @@ func (f *DeltaFIFO) Delete(obj any) error {
 		return nil
 	}
 	return f.queueActionLocked(Deleted, obj)
+	// exercise:end 1
 }
 
 // unheardOfLocked reports whether a deletion of key can be dropped.
 func (f *DeltaFIFO) unheardOfLocked(key string) bool {
-	// exercise:begin 3 Drop the deletion of an object nobody has heard of
+	// exercise:begin 4 Drop the deletion of an object nobody has heard of
 	// exercise:hint You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count.
 	// exercise:deeper Ask KnownObjects with GetByKey. If that lookup fails with an error, you do not know, so you keep the deletion.
 	if _, queued := f.items[key]; queued {
@@ -146,7 +154,7 @@ func (f *DeltaFIFO) unheardOfLocked(key string) bool {
 	}
 	_, exists, err := f.knownObjects.GetByKey(key)
 	return err == nil && !exists
-	// exercise:end 3
+	// exercise:end 4
 }
 
 // queueActionLocked appends one delta to its key's list. A key seen for the
@@ -155,6 +163,7 @@ func (f *DeltaFIFO) unheardOfLocked(key string) bool {
 //
 // client-go: tools/cache/delta_fifo.go (queueActionLocked)
 func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
+	// exercise:begin 1
 	key, err := f.KeyOf(obj)
 	if err != nil {
 		return KeyError{Obj: obj, Err: err}
@@ -166,6 +175,7 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
 	}
 	f.cond.Broadcast()
 	return nil
+	// exercise:end 1
 }
 
 // dedupDeltas folds the two newest deltas into one when they report the
@@ -175,6 +185,7 @@ func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
 //
 // client-go: tools/cache/delta_fifo.go (dedupDeltas, isDup)
 func dedupDeltas(d Deltas) Deltas {
+	// exercise:begin 1
 	n := len(d)
 	if n < 2 {
 		return d
@@ -184,6 +195,7 @@ func dedupDeltas(d Deltas) Deltas {
 		return d[:n-1]
 	}
 	return d
+	// exercise:end 1
 }
 
 // isDeletionDup decides which of two consecutive deltas survives, or
@@ -191,7 +203,7 @@ func dedupDeltas(d Deltas) Deltas {
 //
 // client-go: tools/cache/delta_fifo.go (isDeletionDup)
 func isDeletionDup(older, newer *Delta) *Delta {
-	// exercise:begin 2 Fold a repeated deletion
+	// exercise:begin 3 Fold a repeated deletion
 	// exercise:hint Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first.
 	// exercise:deeper A tombstone (DeletedFinalStateUnknown) knows less than a real final state. When the older one is a tombstone, you keep the newer one instead.
 	if older.Type != Deleted || newer.Type != Deleted {
@@ -201,7 +213,7 @@ func isDeletionDup(older, newer *Delta) *Delta {
 		return newer
 	}
 	return older
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // Pop waits for a key, takes it and its deltas out of the queue, and hands
@@ -213,7 +225,7 @@ func isDeletionDup(older, newer *Delta) *Delta {
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// exercise:begin 1 Pop one key and its deltas
+	// exercise:begin 2 Pop one key and its deltas
 	// exercise:hint You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas.
 	// exercise:deeper isInInitialList is "not synced yet", read before this pop counts. The pop counts against the first list (f.sync.popped(1)) before process runs, and you return the Deltas with process's error.
 	for len(f.queue) == 0 {
@@ -230,7 +242,7 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	deltas := f.items[key]
 	delete(f.items, key)
 	return deltas, process(deltas, inInitialList)
-	// exercise:end 1
+	// exercise:end 2
 }
 
 // Close wakes every waiting Pop. Items already queued can still be popped,
@@ -254,9 +266,11 @@ func (f *DeltaFIFO) IsClosed() bool {
 //
 // client-go: tools/cache/delta_fifo.go (DeltaFIFO.HasSynced)
 func (f *DeltaFIFO) HasSynced() bool {
+	// exercise:begin 1
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.sync.syncedClosed
+	// exercise:end 1
 }
 
 // HasSyncedChecker is HasSynced as a channel.

@@ -17,7 +17,7 @@ import "fmt"
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// exercise:begin 4 Replace: queue the list, then tombstones for the missing
+	// exercise:begin 5 Replace: queue the list, then tombstones for the missing
 	// exercise:hint You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown.
 	// exercise:deeper A queued key's tombstone carries its newest queued object, unwrapped when that is itself a tombstone; a known key's carries KnownObjects.GetByKey's object, or nil. The first Replace sets the initial count: listed keys plus tombstones (f.sync.firstList).
 	action := Sync
@@ -71,7 +71,7 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 
 	f.sync.firstList(len(listed) + tombstones)
 	return nil
-	// exercise:end 4
+	// exercise:end 5
 }
 
 // Resync hands the consumer's objects out again as Sync deltas, so that
@@ -84,7 +84,7 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// exercise:begin 5 Resync the known objects that are not queued
+	// exercise:begin 6 Resync the known objects that are not queued
 	// exercise:hint For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas.
 	// exercise:deeper Skip a key whose lookup fails or finds nothing. Take the key from the object you got (f.KeyOf), not from the list.
 	if f.knownObjects == nil {
@@ -107,5 +107,5 @@ func (f *DeltaFIFO) Resync() error {
 		}
 	}
 	return nil
-	// exercise:end 5
+	// exercise:end 6
 }

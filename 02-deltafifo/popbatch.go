@@ -23,7 +23,7 @@ var batchable = map[DeltaType]bool{Added: true, Updated: true, Deleted: true, Re
 func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// exercise:begin 7 Pop a batch of deltas for distinct keys
+	// exercise:begin 10 Pop a batch of deltas for distinct keys
 	// exercise:hint You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch.
 	// exercise:deeper Read isInInitialList before taking anything. A non-batchable head is taken alone. A delta whose key fails is taken, then the batch ends. The batch counts against the first list after processing (defer f.sync.popped(n)), and processing goes through f.processLocked.
 	if err := f.waitLocked(); err != nil {
@@ -61,5 +61,5 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 		return f.processLocked(func() error { return processSingle(Deltas{batch[0]}, inInitialList) })
 	}
 	return f.processLocked(func() error { return processBatch(batch, inInitialList) })
-	// exercise:end 7
+	// exercise:end 10
 }

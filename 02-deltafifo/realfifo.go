@@ -76,6 +76,10 @@ type RealFIFO struct {
 //
 // client-go: tools/cache/the_real_fifo.go (NewRealFIFOWithOptions)
 func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
+	// exercise:begin 7 The RealFIFO's log: append every delta, pop the oldest
+	// exercise:hint The constructor refuses contradictory options with a "coding error: ..." panic (known objects are required without atomic events and forbidden with them; unlocking and bookmarks need atomic events) and sets up the condition variable on the lock. write marks the queue populated and appends one delta; appendLocked refuses an object without a key, appends and wakes the poppers. Pop waits for a delta (or ErrFIFOClosed on a closed, empty log), takes the oldest and hands it to process as a Deltas of one. keyOf understands a Deltas, a Delta and a tombstone.
+	// exercise:deeper Clear the popped slot before reslicing so the collector can have the object. The pop counts against the first list only after process returns (defer f.sync.popped(1)), so HasSynced cannot turn true while the last initial delta is still being handled. processLocked drops the lock around process only with UnlockWhileProcessing and a log shorter than 2*batchSize.
+	// exercise:track deep
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = indexer.MetaNamespaceKeyFunc
 	}
@@ -99,12 +103,14 @@ func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	}
 	f.cond.L = &f.lock
 	return f
+	// exercise:end 7
 }
 
 // keyOf keys an object, a Deltas (by its newest), a Delta, or a tombstone.
 //
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.keyOf)
 func (f *RealFIFO) keyOf(obj any) (string, error) {
+	// exercise:begin 7
 	if d, ok := obj.(Deltas); ok {
 		if len(d) == 0 {
 			return "", KeyError{Obj: obj, Err: ErrZeroLengthDeltasObject}
@@ -118,6 +124,7 @@ func (f *RealFIFO) keyOf(obj any) (string, error) {
 		return t.Key, nil
 	}
 	return f.keyFunc(obj)
+	// exercise:end 7
 }
 
 // Add appends an Added delta.
@@ -131,10 +138,12 @@ func (f *RealFIFO) Update(obj any) error { return f.write(Updated, obj) }
 func (f *RealFIFO) Delete(obj any) error { return f.write(Deleted, obj) }
 
 func (f *RealFIFO) write(t DeltaType, obj any) error {
+	// exercise:begin 7
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.sync.markPopulated()
 	return f.appendLocked(t, obj)
+	// exercise:end 7
 }
 
 // appendLocked appends one delta after checking that its object has a key:
@@ -142,12 +151,14 @@ func (f *RealFIFO) write(t DeltaType, obj any) error {
 //
 // client-go: tools/cache/the_real_fifo.go (addToItems_locked)
 func (f *RealFIFO) appendLocked(t DeltaType, obj any) error {
+	// exercise:begin 7
 	if _, err := f.keyOf(obj); err != nil {
 		return KeyError{Obj: obj, Err: err}
 	}
 	f.items = append(f.items, Delta{Type: t, Object: obj})
 	f.cond.Broadcast()
 	return nil
+	// exercise:end 7
 }
 
 // Pop waits for a delta, takes the oldest, and hands it to process as a
@@ -157,6 +168,7 @@ func (f *RealFIFO) appendLocked(t DeltaType, obj any) error {
 //
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.Pop)
 func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
+	// exercise:begin 7
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	if err := f.waitLocked(); err != nil {
@@ -169,11 +181,13 @@ func (f *RealFIFO) Pop(process PopProcessFunc) (any, error) {
 	defer f.sync.popped(1)
 	item := Deltas{d}
 	return item, f.processLocked(func() error { return process(item, inInitialList) })
+	// exercise:end 7
 }
 
 // waitLocked waits until the log has a delta, or returns ErrFIFOClosed
 // once it is closed and empty.
 func (f *RealFIFO) waitLocked() error {
+	// exercise:begin 7
 	for len(f.items) == 0 {
 		if f.closed {
 			return ErrFIFOClosed
@@ -181,6 +195,7 @@ func (f *RealFIFO) waitLocked() error {
 		f.cond.Wait()
 	}
 	return nil
+	// exercise:end 7
 }
 
 // processLocked runs the consumer's function, dropping the lock around it
@@ -189,34 +204,42 @@ func (f *RealFIFO) waitLocked() error {
 //
 // client-go: tools/cache/the_real_fifo.go (whileProcessing_locked)
 func (f *RealFIFO) processLocked(process func() error) error {
+	// exercise:begin 7
 	if f.unlockWhileProcessing && len(f.items) < 2*batchSize {
 		f.lock.Unlock()
 		defer f.lock.Lock()
 	}
 	return process()
+	// exercise:end 7
 }
 
 // Close wakes every waiting Pop. Queued deltas can still be popped.
 func (f *RealFIFO) Close() {
+	// exercise:begin 7
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	f.closed = true
 	f.cond.Broadcast()
+	// exercise:end 7
 }
 
 // IsClosed reports whether Close was called.
 func (f *RealFIFO) IsClosed() bool {
+	// exercise:begin 7
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.closed
+	// exercise:end 7
 }
 
 // HasSynced reports whether the first list has been handed out and
 // processed.
 func (f *RealFIFO) HasSynced() bool {
+	// exercise:begin 1
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	return f.sync.syncedClosed
+	// exercise:end 1
 }
 
 // HasSyncedChecker is HasSynced as a channel.

@@ -31,6 +31,10 @@ type BookmarkInfo struct {
 //
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.Replace)
 func (f *RealFIFO) Replace(list []any, rv string) error {
+	// exercise:begin 8 Relist, resync and bookmarks in the RealFIFO
+	// exercise:hint In atomic mode Replace appends one ReplacedAll delta carrying the list and its resource version, and Resync one SyncAll; otherwise Replace reconciles and Resync appends a Sync for each known object whose key is nowhere in the log. Bookmark appends a Bookmark delta only when the queue emits them. Replace makes the log as it stands the first list.
+	// exercise:deeper f.sync.firstList(len(f.items)) runs after the append, in both modes: the first list is everything in the log, not just the listed objects. A known key that has vanished by the time you ask (GetByKey says not exists) gets no Sync. Bookmark does not mark the queue populated, and it checks emitBookmarks before taking the lock.
+	// exercise:track deep
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	if f.atomic {
@@ -41,6 +45,7 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 	}
 	f.sync.firstList(len(f.items))
 	return nil
+	// exercise:end 8
 }
 
 // reconcileLocked is the non-atomic Replace. Deletions come first, so a
@@ -60,7 +65,7 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 //
 // client-go: tools/cache/the_real_fifo.go (reconcileReplacement)
 func (f *RealFIFO) reconcileLocked(list []any) error {
-	// exercise:begin 6 Reconcile a relist: tombstones first, then Replaced
+	// exercise:begin 9 Reconcile a relist: tombstones first, then Replaced
 	// exercise:hint You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced.
 	// exercise:deeper A log key's tombstone holds the object of its last delta; a known key's holds KnownObjects.GetByKey's object, or nil. Wrap append errors as fmt.Errorf("couldn't enqueue object: %w", err).
 	listed := make(map[string]bool, len(list))
@@ -111,7 +116,7 @@ func (f *RealFIFO) reconcileLocked(list []any) error {
 		}
 	}
 	return nil
-	// exercise:end 6
+	// exercise:end 9
 }
 
 // Resync in atomic mode appends one SyncAll: the consumer resyncs every
@@ -121,6 +126,7 @@ func (f *RealFIFO) reconcileLocked(list []any) error {
 //
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.Resync)
 func (f *RealFIFO) Resync() error {
+	// exercise:begin 8
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	if f.atomic {
@@ -149,6 +155,7 @@ func (f *RealFIFO) Resync() error {
 		}
 	}
 	return nil
+	// exercise:end 8
 }
 
 // Bookmark appends a Bookmark delta when the queue emits them, and does
@@ -156,6 +163,7 @@ func (f *RealFIFO) Resync() error {
 //
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.Bookmark)
 func (f *RealFIFO) Bookmark(rv string) error {
+	// exercise:begin 8
 	if !f.emitBookmarks {
 		return nil
 	}
@@ -164,4 +172,5 @@ func (f *RealFIFO) Bookmark(rv string) error {
 	f.items = append(f.items, Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: rv}})
 	f.cond.Broadcast()
 	return nil
+	// exercise:end 8
 }

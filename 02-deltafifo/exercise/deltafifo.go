@@ -140,9 +140,9 @@ func (f *DeltaFIFO) Delete(obj any) error {
 
 // unheardOfLocked reports whether a deletion of key can be dropped.
 func (f *DeltaFIFO) unheardOfLocked(key string) bool {
-	// Exercise 3: Drop the deletion of an object nobody has heard of.
+	// Exercise 4: Drop the deletion of an object nobody has heard of.
 	// Hint: You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count.
-	panic(todo.Exercise("02-deltafifo", 3, "You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count."))
+	panic(todo.Exercise("02-deltafifo", 4, "You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count."))
 }
 
 // queueActionLocked appends one delta to its key's list. A key seen for the
@@ -187,9 +187,9 @@ func dedupDeltas(d Deltas) Deltas {
 //
 // client-go: tools/cache/delta_fifo.go (isDeletionDup)
 func isDeletionDup(older, newer *Delta) *Delta {
-	// Exercise 2: Fold a repeated deletion.
+	// Exercise 3: Fold a repeated deletion.
 	// Hint: Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first.
-	panic(todo.Exercise("02-deltafifo", 2, "Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first."))
+	panic(todo.Exercise("02-deltafifo", 3, "Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first."))
 }
 
 // Pop waits for a key, takes it and its deltas out of the queue, and hands
@@ -201,9 +201,9 @@ func isDeletionDup(older, newer *Delta) *Delta {
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 1: Pop one key and its deltas.
+	// Exercise 2: Pop one key and its deltas.
 	// Hint: You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas.
-	panic(todo.Exercise("02-deltafifo", 1, "You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas."))
+	panic(todo.Exercise("02-deltafifo", 2, "You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas."))
 }
 
 // Close wakes every waiting Pop. Items already queued can still be popped,

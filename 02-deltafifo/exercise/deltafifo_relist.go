@@ -20,9 +20,9 @@ import "example.com/walkthrough/workshop/todo"
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 4: Replace: queue the list, then tombstones for the missing.
+	// Exercise 5: Replace: queue the list, then tombstones for the missing.
 	// Hint: You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown.
-	panic(todo.Exercise("02-deltafifo", 4, "You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown."))
+	panic(todo.Exercise("02-deltafifo", 5, "You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown."))
 }
 
 // Resync hands the consumer's objects out again as Sync deltas, so that
@@ -35,9 +35,9 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 5: Resync the known objects that are not queued.
+	// Exercise 6: Resync the known objects that are not queued.
 	// Hint: For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas.
-	panic(todo.Exercise("02-deltafifo", 5, "For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas."))
+	panic(todo.Exercise("02-deltafifo", 6, "For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -28,9 +28,9 @@ var batchable = map[DeltaType]bool{Added: true, Updated: true, Deleted: true, Re
 func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 7: Pop a batch of deltas for distinct keys.
+	// Exercise 10: Pop a batch of deltas for distinct keys.
 	// Hint: You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch.
-	panic(todo.Exercise("02-deltafifo", 7, "You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch."))
+	panic(todo.Exercise("02-deltafifo", 10, "You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

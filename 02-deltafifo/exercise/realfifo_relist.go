@@ -65,9 +65,9 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 //
 // client-go: tools/cache/the_real_fifo.go (reconcileReplacement)
 func (f *RealFIFO) reconcileLocked(list []any) error {
-	// Exercise 6: Reconcile a relist: tombstones first, then Replaced.
+	// Exercise 9: Reconcile a relist: tombstones first, then Replaced.
 	// Hint: You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced.
-	panic(todo.Exercise("02-deltafifo", 6, "You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced."))
+	panic(todo.Exercise("02-deltafifo", 9, "You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced."))
 }
 
 // Resync in atomic mode appends one SyncAll: the consumer resyncs every

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"fmt"
 	"regexp"
 	"sort"
 	"strings"
@@ -21,8 +22,11 @@ type runs struct {
 // raised in a goroutine of the code under test (an informer's, a queue's)
 // stops the whole test binary, leaving every later scenario without a
 // result; so the tests run again, skipping each scenario that has one,
-// until a run ends without a crash or gets no further. Every scenario is
-// then judged on its own, whatever crashed before it.
+// until a run ends without a crash or gets no further. Stress tests are
+// skipped the same way: they run first (their file sorts first), and a
+// stub's panic in one of their goroutines would otherwise stop every run
+// before any scenario. Every check is then judged on its own, whatever
+// crashed before it.
 func runTests(dir string, env []string, files map[string][]byte, race bool) (*runs, error) {
 	all := &runs{Result: &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true}, CrashOf: map[string]string{}}
 	var done []string
@@ -34,7 +38,7 @@ func runTests(dir string, env []string, files map[string][]byte, race bool) (*ru
 			args = append([]string{"-race"}, args...)
 		}
 		if len(done) > 0 {
-			args = append(args, "-skip", skipScenarios(done))
+			args = append(args, "-skip", skipChecks(done))
 		}
 		res, err := gotest.Run(dir, env, files, append(args, ".")...)
 		if err != nil {
@@ -45,7 +49,7 @@ func runTests(dir string, env []string, files map[string][]byte, race bool) (*ru
 		}
 		further := false
 		for test, passed := range res.Passed {
-			if _, seen := all.Passed[test]; !seen && isScenario(test) {
+			if _, seen := all.Passed[test]; !seen && IsCheck(test) {
 				further = true
 			}
 			all.Passed[test] = passed
@@ -65,7 +69,7 @@ func runTests(dir string, env []string, files map[string][]byte, race bool) (*ru
 		}
 		done = done[:0]
 		for test := range all.Passed {
-			if isScenario(test) {
+			if IsCheck(test) {
 				done = append(done, test)
 			}
 		}
@@ -85,14 +89,27 @@ func IsCheck(test string) bool {
 	return stress || isScenario(test)
 }
 
-// skipScenarios is a -skip pattern for the scenario subtests named.
-func skipScenarios(tests []string) string {
-	var names []string
+// skipChecks is a -skip pattern for the checks named (scenario files'
+// subtests and stress tests): one alternative per level structure, joined
+// by a top-level "|", which go test reads as "either".
+func skipChecks(tests []string) string {
+	var scenarios, alternatives []string
 	for _, t := range tests {
-		names = append(names, regexp.QuoteMeta(strings.TrimPrefix(t, "TestScenarios/")))
+		if name, ok := strings.CutPrefix(t, "TestScenarios/"); ok {
+			scenarios = append(scenarios, regexp.QuoteMeta(name))
+			continue
+		}
+		if id, ok := scenario.StressExercise(t); ok {
+			name := t[strings.LastIndex(t, "/")+1:]
+			alternatives = append(alternatives, fmt.Sprintf("^TestStress$/^exercise-%d$/^%s$", id, regexp.QuoteMeta(name)))
+		}
 	}
-	sort.Strings(names)
-	return "^TestScenarios$/^(" + strings.Join(names, "|") + ")$"
+	if len(scenarios) > 0 {
+		sort.Strings(scenarios)
+		alternatives = append(alternatives, "^TestScenarios$/^("+strings.Join(scenarios, "|")+")$")
+	}
+	sort.Strings(alternatives)
+	return strings.Join(alternatives, "|")
 }
 
 // stressTests lists, by exercise, the stress tests that ran.

@@ -65,6 +65,7 @@ type driver struct {
 	q        queue
 
 	dropped int // failed writes that were not injected (races), not traced
+	gets    int // keys the workers took from the queue (FuzzControllers counts syncs)
 }
 
 func newDriver(t testing.TB, im impl) scenario.Driver {
@@ -571,6 +572,17 @@ type recordingQueue struct {
 func (q *recordingQueue) Add(key string) {
 	q.d.noteQueued(key)
 	q.queue.Add(key)
+}
+
+// Get counts every key a worker takes: one per sync.
+func (q *recordingQueue) Get() (string, bool) {
+	key, shutdown := q.queue.Get()
+	if !shutdown {
+		q.d.mu.Lock()
+		q.d.gets++
+		q.d.mu.Unlock()
+	}
+	return key, shutdown
 }
 
 func (d *driver) noteQueued(key string) {

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 	utilruntime "k8s.io/apimachinery/pkg/util/runtime"
@@ -73,7 +74,7 @@ func Run(t *testing.T, impls Impls, opts Options) {
 			for feature, on := range f.Features {
 				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
 			}
-			run := func(t *testing.T) { runFile(t, chapter, name, f, start) }
+			run := func(t *testing.T) { runFile(t, chapter, name, f, start, opts.Bubble) }
 			if opts.Bubble {
 				synctest.Test(t, run)
 			} else {
@@ -100,7 +101,7 @@ func quietErrorHandlers(t *testing.T) {
 // runFile plays one scenario. It stops at the first step that diverges and
 // reports that step alone: later steps build on its state, so their
 // differences would only repeat the first one.
-func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver) {
+func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver, bubble bool) {
 	driver := start(t, f)
 	rewrite := rewriting()
 	var failure *divergence
@@ -109,6 +110,9 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 		step++
 		if failure != nil {
 			return d.Expected // already failed: leave the rest untouched
+		}
+		if bubble {
+			defer watchStuck(d)()
 		}
 		got, panicked := play(t, driver, d)
 		if panicked != nil && rewrite {
@@ -126,6 +130,31 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 	if failure != nil {
 		t.Fatal(report(chapter, impl, f, failure))
 	}
+}
+
+// stuckAfter is how much fake time a step may take in a bubble. Fake time
+// moves only while every goroutine in the bubble waits, so a step still
+// running after a day is stuck: its goroutines wait for each other (a
+// deadlock), or only for timers of a loop that never ends.
+const stuckAfter = 24 * time.Hour
+
+// watchStuck stops the test binary, with a message that says which step,
+// when a step is stuck; the returned function ends the watch. Without it a
+// stuck step never ends: the bubble's clock runs on, and the datadriven
+// package's "still running" note (every 10s of fake time) fills memory.
+// A panic on another goroutine is the only way out of a stuck step; the
+// runner reports the binary's stop against this scenario.
+func watchStuck(d *datadriven.TestData) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		select {
+		case <-done:
+		case <-time.After(stuckAfter):
+			panic(fmt.Sprintf("scenario step %s (%s) is stuck: after %s of fake time its goroutines were still waiting, for each other (a deadlock: a channel nobody reads, a lock never released) or only for the timers of a loop that never ends",
+				filepath.Base(d.Pos), d.Cmd, stuckAfter))
+		}
+	}()
+	return func() { close(done) }
 }
 
 // stepPanic is a panic caught while a step ran.

@@ -16,6 +16,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	utilnet "k8s.io/apimachinery/pkg/util/net"
 )
 
 // ListerWatcher is what a Reflector needs from the API server: one page
@@ -333,11 +334,18 @@ func (w *streamWatcher) receive() {
 }
 
 // quietEnd reports the ways a stream ends that are not the server's
-// doing: the clean end, a cut connection, a closed socket.
+// doing: the clean end, a frame cut short, a connection reset or closed
+// (utilnet.IsProbableEOF), a timeout. The stream then just ends, with no
+// error event, and the Reflector watches again from the last version it
+// saw. Anything else is an error event, and the Reflector lists again:
+// so a cut connection must land here, or every cut costs a full relist.
+//
+// client-go: apimachinery/pkg/watch/streamwatcher.go (StreamWatcher.receive)
 func quietEnd(err error) bool {
 	var netErr net.Error
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
-		errors.Is(err, net.ErrClosed) || (errors.As(err, &netErr) && netErr.Timeout())
+		errors.Is(err, net.ErrClosed) || (errors.As(err, &netErr) && netErr.Timeout()) ||
+		utilnet.IsProbableEOF(err)
 }
 
 // GoroutinePanic is a panic caught on a watch's decoding goroutine, on its

@@ -91,6 +91,10 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defa
 
 // NewSharedIndexInformerWithOptions makes an informer with options.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) *SharedIndexInformer {
+	// exercise:begin 10 Run the informer once: build the pipeline, start the processor, stop in order
+	// exercise:hint The constructor fills in the defaults (the walkthrough pipeline, empty indexers, the FIFO of the path: the atomic RealFIFO today, the DeltaFIFO on the classic path) and makes the cache, the processor and the synced channel. start builds the Reflector and queue through newPipeline, once, and returns a controller whose process function is HandleDeltas (and HandleBatchDeltas on today's path). Run starts the processor on a context that outlives ctx, closes synced when the queue reports synced, runs the controller, and on the way out marks the informer stopped, stops the processor and waits. HandleDeltas holds blockDeltas while it applies deltas; OnAdd, OnUpdate and OnDelete distribute notifications, an update with an unchanged resourceVersion as a resync.
+	// exercise:deeper Run a second time logs a warning and returns. The processor must outlive the controller: stop it only after the last delta is handled (a deferred cancel of a context.WithoutCancel(ctx) child), and wait for its goroutines before Run returns. stopped is set under startedLock so AddEventHandler refuses from then on.
+	// exercise:track deep
 	if options.NewPipeline == nil {
 		options.NewPipeline = NewWalkthroughPipeline
 	}
@@ -116,6 +120,7 @@ func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.O
 		resyncCheckPeriod:               options.ResyncPeriod,
 		defaultEventHandlerResyncPeriod: options.ResyncPeriod,
 	}
+	// exercise:end 10
 }
 
 // GetIndexer returns the cache. Read it; never write it.
@@ -127,6 +132,10 @@ func (s *SharedIndexInformer) GetStore() indexer.Store { return s.indexer }
 // SetTransform sets the function applied to every object before it is
 // queued. Only before Run.
 func (s *SharedIndexInformer) SetTransform(transform TransformFunc) error {
+	// exercise:begin 11 Handlers on a live informer: add, remove, and refuse what can no longer change
+	// exercise:hint AddEventHandlerWithOptions refuses once the informer has stopped, settles the handler's resync period (at least the minimum; shorter than the check period: raised to it when running, or the check period lowered before start; determineResyncPeriod gives the listener's effective one), makes a listener and either registers it or, when running, joins it to the running processor. RemoveEventHandler removes the listener under both locks. SetTransform, SetWatchErrorHandler and AddIndexers work only before start.
+	// exercise:deeper Take startedLock for the whole of AddEventHandler: Run must not start between the check and the registration. RemoveEventHandler also takes blockDeltas, so no delta is half-distributed when the listener goes. determineResyncPeriod: zero stays zero, a zero check period turns resync off, and a period shorter than the check period becomes the check period.
+	// exercise:track deep
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.started {
@@ -134,11 +143,13 @@ func (s *SharedIndexInformer) SetTransform(transform TransformFunc) error {
 	}
 	s.transform = transform
 	return nil
+	// exercise:end 11
 }
 
 // SetWatchErrorHandler sets the function told about each failed
 // list-and-watch. Only before Run.
 func (s *SharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) error {
+	// exercise:begin 11
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.started {
@@ -146,17 +157,20 @@ func (s *SharedIndexInformer) SetWatchErrorHandler(handler WatchErrorHandler) er
 	}
 	s.watchErrorHandler = handler
 	return nil
+	// exercise:end 11
 }
 
 // AddIndexers adds indexes to the cache, even while running, but not once
 // stopped.
 func (s *SharedIndexInformer) AddIndexers(indexers indexer.Indexers) error {
+	// exercise:begin 11
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.stopped {
 		return fmt.Errorf("indexer was not added because it has stopped already")
 	}
 	return s.indexer.AddIndexers(indexers)
+	// exercise:end 11
 }
 
 // Run runs the informer until ctx ends, then stops every listener and
@@ -164,6 +178,7 @@ func (s *SharedIndexInformer) AddIndexers(indexers indexer.Indexers) error {
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.RunWithContext)
 func (s *SharedIndexInformer) Run(ctx context.Context) {
+	// exercise:begin 10
 	defer utilruntime.HandleCrashWithContext(ctx)
 	ctrl, ok := s.start()
 	if !ok {
@@ -189,10 +204,12 @@ func (s *SharedIndexInformer) Run(ctx context.Context) {
 		s.stopped = true // no new handlers from now on
 	}()
 	ctrl.run(ctx)
+	// exercise:end 10
 }
 
 // start builds the pipeline and marks the informer started, once.
 func (s *SharedIndexInformer) start() (*controller, bool) {
+	// exercise:begin 10
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.started {
@@ -217,42 +234,51 @@ func (s *SharedIndexInformer) start() (*controller, bool) {
 		ctrl.processBatch = s.HandleBatchDeltas
 	}
 	return ctrl, true
+	// exercise:end 10
 }
 
 // HasStarted reports whether Run has been called.
 func (s *SharedIndexInformer) HasStarted() bool {
+	// exercise:begin 10
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	return s.started
+	// exercise:end 10
 }
 
 // IsStopped reports whether Run has returned (or is returning).
 func (s *SharedIndexInformer) IsStopped() bool {
+	// exercise:begin 10
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	return s.stopped
+	// exercise:end 10
 }
 
 // HasSynced reports whether the first list has been handled: the cache
 // holds it and every handler has been sent its notifications (not
 // necessarily handled them: see the registration's HasSynced).
 func (s *SharedIndexInformer) HasSynced() bool {
+	// exercise:begin 10
 	select {
 	case <-s.synced:
 		return true
 	default:
 		return false
 	}
+	// exercise:end 10
 }
 
 // LastSyncResourceVersion is the resourceVersion the Reflector last saw.
 func (s *SharedIndexInformer) LastSyncResourceVersion() string {
+	// exercise:begin 10
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.reflector == nil {
 		return ""
 	}
 	return s.reflector.LastSyncResourceVersion()
+	// exercise:end 10
 }
 
 // HandlerOptions configures AddEventHandlerWithOptions.
@@ -282,6 +308,7 @@ func (s *SharedIndexInformer) AddEventHandlerWithResyncPeriod(handler ResourceEv
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.AddEventHandlerWithOptions)
 func (s *SharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHandler, options HandlerOptions) (ResourceEventHandlerRegistration, error) {
+	// exercise:begin 11
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	if s.stopped {
@@ -310,13 +337,14 @@ func (s *SharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 		return handle, nil
 	}
 	return s.joinRunning(listener), nil
+	// exercise:end 11
 }
 
 // joinRunning adds a listener to a running informer. The handler must
 // hear about everything already cached, and then about every later
 // change, with nothing missed or doubled in between.
 func (s *SharedIndexInformer) joinRunning(listener *processorListener) ResourceEventHandlerRegistration {
-	// exercise:begin 6 Replay the cache to a handler that joins late
+	// exercise:begin 15 Replay the cache to a handler that joins late
 	// exercise:hint Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync.
 	// exercise:deeper The add is addNotification{newObj: obj, isInInitialList: true}, through listener.add so the tracker counts it. addListener reports whether the processor is running; if it is, start listener.watchSynced with s.processor.wg.Start.
 	s.blockDeltas.Lock()
@@ -329,17 +357,19 @@ func (s *SharedIndexInformer) joinRunning(listener *processorListener) ResourceE
 		s.processor.wg.Start(listener.watchSynced)
 	}
 	return handle
-	// exercise:end 6
+	// exercise:end 15
 }
 
 // RemoveEventHandler unregisters a handler. Notifications it has not been
 // given yet are dropped. Removing twice, or after stop, is not an error.
 func (s *SharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegistration) error {
+	// exercise:begin 11
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	return s.processor.removeListener(handle)
+	// exercise:end 11
 }
 
 // HandleDeltas is the process function the controller pops into: it
@@ -347,9 +377,11 @@ func (s *SharedIndexInformer) RemoveEventHandler(handle ResourceEventHandlerRegi
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.handleDeltas)
 func (s *SharedIndexInformer) HandleDeltas(deltas Deltas, isInInitialList bool) error {
+	// exercise:begin 10
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	return ProcessDeltas(s, s.indexer, deltas, isInInitialList)
+	// exercise:end 10
 }
 
 // HandleBatchDeltas is HandleDeltas for a batch popped at once: deltas
@@ -357,9 +389,11 @@ func (s *SharedIndexInformer) HandleDeltas(deltas Deltas, isInInitialList bool) 
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.handleBatchDeltas)
 func (s *SharedIndexInformer) HandleBatchDeltas(deltas Deltas, isInInitialList bool) error {
+	// exercise:begin 10
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	return ProcessDeltaBatch(s, s.indexer, deltas, isInInitialList)
+	// exercise:end 10
 }
 
 // OnAdd, OnUpdate and OnDelete make the informer the handler that
@@ -367,12 +401,15 @@ func (s *SharedIndexInformer) HandleBatchDeltas(deltas Deltas, isInInitialList b
 // processor.
 
 func (s *SharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
+	// exercise:begin 10
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
+	// exercise:end 10
 }
 
 // OnUpdate marks an update whose resourceVersion did not change as a sync,
 // which only the listeners due a resync receive.
 func (s *SharedIndexInformer) OnUpdate(oldObj, newObj any) {
+	// exercise:begin 10
 	isSync := false
 	if n, err := meta.Accessor(newObj); err == nil {
 		if o, err := meta.Accessor(oldObj); err == nil {
@@ -380,16 +417,20 @@ func (s *SharedIndexInformer) OnUpdate(oldObj, newObj any) {
 		}
 	}
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
+	// exercise:end 10
 }
 
 func (s *SharedIndexInformer) OnDelete(obj any) {
+	// exercise:begin 10
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
+	// exercise:end 10
 }
 
 // determineResyncPeriod is the period a listener gets: 0 stays 0 (never),
 // anything becomes 0 when the informer never checks, and nothing is
 // shorter than the check period.
 func determineResyncPeriod(desired, check time.Duration) time.Duration {
+	// exercise:begin 11
 	switch {
 	case desired == 0:
 		return 0
@@ -399,6 +440,7 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 		return check
 	}
 	return desired
+	// exercise:end 11
 }
 
 // WaitForCacheSync polls the functions every 100ms until all are true
@@ -407,6 +449,7 @@ func determineResyncPeriod(desired, check time.Duration) time.Duration {
 //
 // client-go: tools/cache/shared_informer.go (WaitForCacheSync)
 func WaitForCacheSync(stop <-chan struct{}, cacheSyncs ...func() bool) bool {
+	// exercise:begin 16
 	err := wait.PollImmediateUntil(100*time.Millisecond, func() (bool, error) {
 		for _, synced := range cacheSyncs {
 			if !synced() {
@@ -416,4 +459,5 @@ func WaitForCacheSync(stop <-chan struct{}, cacheSyncs ...func() bool) bool {
 		return true, nil
 	}, stop)
 	return err == nil
+	// exercise:end 16
 }

@@ -18,111 +18,120 @@ import (
 // The tests in this file check promises the scenarios cannot show step by
 // step: a blocked handler holds up nobody else, even for thousands of
 // events; nothing is left running after Shutdown; and the cache is
-// written before any handler hears of a change. They run on the
-// reference and on client-go.
+// written before any handler hears of a change.
+//
+// TestStress runs the first two on the selected implementation, so the
+// runner runs them on your copy too (under -race), each as a test of the
+// exercise it is most about; on the reference it also runs client-go, to
+// show the test holds for it.
 
-// sides are the implementations these tests compare.
+// sides are the implementations TestCacheIsWrittenBeforeHandlers compares.
 var sides = []string{scenario.Reference, scenario.ClientGo}
 
-// TestBlockedHandlerDoesNotDelayOthers: one handler blocks in its first
-// call and stays blocked while 100 listed objects and 1000 watch events go
-// by. The other handler and the cache see all of it; the blocked one then
-// catches up, in order.
-func TestBlockedHandlerDoesNotDelayOthers(t *testing.T) {
-	for _, side := range sides {
-		t.Run(side, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				im := impls[side]
-				lw := newScriptedLW("pods")
-				var list []runtime.Object
-				for i := range 100 {
-					obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
-					list = append(list, obj)
-				}
-				lw.setList("100", list)
-				inf := im.NewInformer(lw, 0, atomicRealFIFO)
-				slow, fast := newRecorder(im, "slow", true), newRecorder(im, "fast", false)
-				slowReg, _ := inf.AddEventHandler(slow, nil)
-				fastReg, _ := inf.AddEventHandler(fast, nil)
-				ctx, cancel := context.WithCancel(context.Background())
-				done := make(chan struct{})
-				go func() { defer close(done); inf.Run(ctx) }()
-				synctest.Wait()
-				for i := range 1000 {
-					obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%100, 101+i))
-					lw.send(watch.Event{Type: watch.Modified, Object: obj})
-				}
-				synctest.Wait()
-
-				if got := len(fast.take()); got != 1100 {
-					t.Errorf("the fast handler got %d calls while the slow one was blocked, want 1100", got)
-				}
-				if got := len(slow.take()); got != 1 {
-					t.Errorf("the blocked handler got %d calls, want 1 (the one it is stuck in)", got)
-				}
-				if !fastReg.HasSynced() || slowReg.HasSynced() {
-					t.Errorf("HasSynced: fast=%t slow=%t, want true and false", fastReg.HasSynced(), slowReg.HasSynced())
-				}
-				if got := formatSet(im, inf.List()); !strings.Contains(got, "ns/p0@1001") {
-					t.Errorf("the cache did not keep up: %.80s...", got)
-				}
-
-				slow.unblock()
-				synctest.Wait()
-				evs := slow.take()
-				if len(evs) != 1099 {
-					t.Fatalf("after unblocking, the slow handler got %d more calls, want 1099", len(evs))
-				}
-				if want := "UPDATE ns/p99@1000 -> ns/p99@1100"; evs[len(evs)-1] != want {
-					t.Errorf("the slow handler's last call is %q, want %q", evs[len(evs)-1], want)
-				}
-				if !slowReg.HasSynced() {
-					t.Error("the slow handler has not synced after catching up")
-				}
-				cancel()
-				<-done
-			})
+func TestStress(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	scenario.Stress(t, 4, "blocked-handler-delays-nobody", func(t *testing.T) { blockedHandlerDoesNotDelayOthers(t, impls[name]) })
+	scenario.Stress(t, 16, "no-goroutine-after-shutdown", func(t *testing.T) { noGoroutineAfterShutdown(t, impls[name]) })
+	if name == scenario.Reference {
+		t.Run("client-go", func(t *testing.T) {
+			blockedHandlerDoesNotDelayOthers(t, impls[scenario.ClientGo])
+			noGoroutineAfterShutdown(t, impls[scenario.ClientGo])
 		})
 	}
 }
 
-// TestNoGoroutineAfterShutdown: a factory with two informers and three
+// blockedHandlerDoesNotDelayOthers: one handler blocks in its first
+// call and stays blocked while 100 listed objects and 1000 watch events go
+// by. The other handler and the cache see all of it; the blocked one then
+// catches up, in order.
+func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := newScriptedLW("pods")
+		var list []runtime.Object
+		for i := range 100 {
+			obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
+			list = append(list, obj)
+		}
+		lw.setList("100", list)
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		slow, fast := newRecorder(im, "slow", true), newRecorder(im, "fast", false)
+		slowReg, _ := inf.AddEventHandler(slow, nil)
+		fastReg, _ := inf.AddEventHandler(fast, nil)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.Run(ctx) }()
+		synctest.Wait()
+		for i := range 1000 {
+			obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%100, 101+i))
+			lw.send(watch.Event{Type: watch.Modified, Object: obj})
+		}
+		synctest.Wait()
+
+		if got := len(fast.take()); got != 1100 {
+			t.Errorf("the fast handler got %d calls while the slow one was blocked, want 1100", got)
+		}
+		if got := len(slow.take()); got != 1 {
+			t.Errorf("the blocked handler got %d calls, want 1 (the one it is stuck in)", got)
+		}
+		if !fastReg.HasSynced() || slowReg.HasSynced() {
+			t.Errorf("HasSynced: fast=%t slow=%t, want true and false", fastReg.HasSynced(), slowReg.HasSynced())
+		}
+		if got := formatSet(im, inf.List()); !strings.Contains(got, "ns/p0@1001") {
+			t.Errorf("the cache did not keep up: %.80s...", got)
+		}
+
+		slow.unblock()
+		synctest.Wait()
+		evs := slow.take()
+		if len(evs) != 1099 {
+			t.Fatalf("after unblocking, the slow handler got %d more calls, want 1099", len(evs))
+		}
+		if want := "UPDATE ns/p99@1000 -> ns/p99@1100"; evs[len(evs)-1] != want {
+			t.Errorf("the slow handler's last call is %q, want %q", evs[len(evs)-1], want)
+		}
+		if !slowReg.HasSynced() {
+			t.Error("the slow handler has not synced after catching up")
+		}
+		cancel()
+		<-done
+	})
+}
+
+// noGoroutineAfterShutdown: a factory with two informers and three
 // handlers (one of them blocked until the end) is stopped; once Shutdown
 // returns, no goroutine of the test's bubble is left.
-func TestNoGoroutineAfterShutdown(t *testing.T) {
-	for _, side := range sides {
-		t.Run(side, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				im := impls[side]
-				f := im.NewFactory(time.Second)
-				pods, cms := newScriptedLW("pods"), newScriptedLW("configmaps")
-				p, _ := newObject("pods", "ns/a@5")
-				c, _ := newObject("configmaps", "ns/cm@6")
-				pods.setList("10", []runtime.Object{p})
-				cms.setList("10", []runtime.Object{c})
-				_, podInf := f.InformerFor("pods", pods)
-				_, cmInf := f.InformerFor("configmaps", cms)
-				blocked := newRecorder(im, "blocked", true)
-				_, _ = podInf.AddEventHandler(newRecorder(im, "h1", false), nil)
-				_, _ = podInf.AddEventHandler(blocked, nil)
-				_, _ = cmInf.AddEventHandler(newRecorder(im, "h2", false), nil)
-				stop := make(chan struct{})
-				f.Start(stop)
-				synced := f.WaitForCacheSync(stop)
-				if len(synced) != 2 || !synced["*v1.Pod"] || !synced["*v1.ConfigMap"] {
-					t.Fatalf("WaitForCacheSync = %v", synced)
-				}
-				time.Sleep(3 * time.Second) // a few resyncs
-				close(stop)
-				blocked.unblock()
-				f.Shutdown()
-				synctest.Wait()
-				if left := bubbleGoroutines(); left != "" {
-					t.Errorf("goroutines left after Shutdown:\n%s", left)
-				}
-			})
-		})
-	}
+func noGoroutineAfterShutdown(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		f := im.NewFactory(time.Second)
+		pods, cms := newScriptedLW("pods"), newScriptedLW("configmaps")
+		p, _ := newObject("pods", "ns/a@5")
+		c, _ := newObject("configmaps", "ns/cm@6")
+		pods.setList("10", []runtime.Object{p})
+		cms.setList("10", []runtime.Object{c})
+		_, podInf := f.InformerFor("pods", pods)
+		_, cmInf := f.InformerFor("configmaps", cms)
+		blocked := newRecorder(im, "blocked", true)
+		_, _ = podInf.AddEventHandler(newRecorder(im, "h1", false), nil)
+		_, _ = podInf.AddEventHandler(blocked, nil)
+		_, _ = cmInf.AddEventHandler(newRecorder(im, "h2", false), nil)
+		stop := make(chan struct{})
+		f.Start(stop)
+		synced := f.WaitForCacheSync(stop)
+		if len(synced) != 2 || !synced["*v1.Pod"] || !synced["*v1.ConfigMap"] {
+			t.Fatalf("WaitForCacheSync = %v", synced)
+		}
+		time.Sleep(3 * time.Second) // a few resyncs
+		close(stop)
+		blocked.unblock()
+		f.Shutdown()
+		synctest.Wait()
+		if left := bubbleGoroutines(); left != "" {
+			t.Errorf("goroutines left after Shutdown:\n%s", left)
+		}
+	})
 }
 
 // bubbleGoroutines returns the stacks of the goroutines of the current

@@ -72,6 +72,10 @@ type processorListener struct {
 }
 
 func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, upstreamSynced <-chan struct{}) *processorListener {
+	// exercise:begin 2 The listener: two goroutines between the processor and one handler
+	// exercise:hint newProcessorListener makes the channels, the buffer and the sync tracker, and schedules the first resync. add hands a notification to pop over addCh (starting the sync tracker for an initial-list add), or drops it once pop has stopped. pop runs the pump and, when it returns, closes done and then nextCh. run takes notifications from nextCh until it is closed and delivers each to the handler, marking an initial-list add finished in the tracker. watchSynced tells the tracker when the informer has synced.
+	// exercise:deeper The order of the deferred closes matters: close(done) first so add and watchSynced stop waiting, then close(nextCh) so run ends; run closes runFinished last. deliver recovers a handler's panic with utilruntime.HandleCrash and reports it as crashed, and run then waits a second before the next delivery, as client-go's wait.Until does. Nothing may ever block add forever: select on addCh and done.
+	// exercise:track deep
 	p := &processorListener{
 		handler:               handler,
 		addCh:                 make(chan any),
@@ -86,6 +90,7 @@ func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, r
 	}
 	p.determineNextResync(now)
 	return p
+	// exercise:end 2
 }
 
 // HasSynced implements ResourceEventHandlerRegistration.
@@ -98,6 +103,7 @@ func (p *processorListener) ShutdownChan() <-chan struct{} { return p.runFinishe
 // registration's HasSynced before it is queued, so the count can never
 // read zero while an initial add is still in flight.
 func (p *processorListener) add(notification any) {
+	// exercise:begin 2
 	if n, ok := notification.(addNotification); ok && n.isInInitialList {
 		p.tracker.start()
 	}
@@ -105,21 +111,24 @@ func (p *processorListener) add(notification any) {
 	case p.addCh <- notification:
 	case <-p.done: // pop has stopped: nobody will ever take it
 	}
+	// exercise:end 2
 }
 
 // pop runs on its own goroutine until addCh is closed.
 func (p *processorListener) pop() {
+	// exercise:begin 2
 	defer utilruntime.HandleCrash()
 	defer close(p.nextCh) // tells run to stop
 	defer close(p.done)   // tells add and watchSynced to stop
 	p.pump()
+	// exercise:end 2
 }
 
 // pump moves notifications from addCh to nextCh, keeping the ones run has
 // not taken yet in the buffer. It returns when addCh is closed, dropping
 // whatever is still buffered.
 func (p *processorListener) pump() {
-	// exercise:begin 3 Decouple a slow handler with a buffer
+	// exercise:begin 4 Decouple a slow handler with a buffer
 	// exercise:hint Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer.
 	// exercise:deeper A send on a nil channel never proceeds, so set the outgoing channel to nil while nothing waits and to p.nextCh when something does. When addCh is closed, return. When the buffer is empty after a send, go back to offering nothing.
 	var out chan<- any // nil while there is nothing to offer run
@@ -143,13 +152,14 @@ func (p *processorListener) pump() {
 			}
 		}
 	}
-	// exercise:end 3
+	// exercise:end 4
 }
 
 // run calls the handler for each notification pop offers, until pop
 // closes nextCh. A handler that panics loses that one notification; run
 // waits a second and carries on (when the process is not set to crash).
 func (p *processorListener) run() {
+	// exercise:begin 2
 	defer close(p.runFinished)
 	crashed := false
 	for next := range p.nextCh {
@@ -158,10 +168,12 @@ func (p *processorListener) run() {
 		}
 		crashed = p.deliver(next)
 	}
+	// exercise:end 2
 }
 
 // deliver calls the handler once and reports whether it panicked.
 func (p *processorListener) deliver(next any) (crashed bool) {
+	// exercise:begin 2
 	crashed = true // stays true if the handler panics
 	defer utilruntime.HandleCrash()
 	switch n := next.(type) {
@@ -178,34 +190,46 @@ func (p *processorListener) deliver(next any) (crashed bool) {
 		utilruntime.HandleError(fmt.Errorf("unrecognized notification: %T", next))
 	}
 	return false
+	// exercise:end 2
 }
 
 // watchSynced tells the tracker when the informer has synced, unless the
 // listener stops first.
 func (p *processorListener) watchSynced() {
+	// exercise:begin 2
 	defer utilruntime.HandleCrash()
 	select {
 	case <-p.upstreamSynced:
 		p.tracker.upstreamHasSynced()
 	case <-p.done:
 	}
+	// exercise:end 2
 }
 
 // shouldResync reports whether the listener is due a resync at now.
 func (p *processorListener) shouldResync(now time.Time) bool {
+	// exercise:begin 14 Resync: who is due, and when next
+	// exercise:hint The processor's shouldResync asks each listener whether its resync is due, marks each listener as syncing or not for the coming Sync deltas, schedules the next resync of those that are due, and reports whether any is. A listener is due when its period is not zero and now is not before its next resync. resyncCheckPeriodChanged recomputes every listener's period from the one it asked for.
+	// exercise:deeper The syncing mark is what distribute's sync flag reads: a Sync delta reaches only the listeners marked due. shouldResync writes the map, so it takes the processor's write lock. The listener's resync fields have their own lock, because shouldResync and AddEventHandler reach them from different goroutines.
+	// exercise:track deep
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()
 	return p.resyncPeriod != 0 && !now.Before(p.nextResync)
+	// exercise:end 14
 }
 
 func (p *processorListener) determineNextResync(now time.Time) {
+	// exercise:begin 2
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()
 	p.nextResync = now.Add(p.resyncPeriod)
+	// exercise:end 2
 }
 
 func (p *processorListener) setResyncPeriod(resyncPeriod time.Duration) {
+	// exercise:begin 14
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()
 	p.resyncPeriod = resyncPeriod
+	// exercise:end 14
 }

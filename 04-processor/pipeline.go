@@ -32,6 +32,10 @@ import (
 //
 // client-go: tools/cache/controller.go (newQueueFIFO, controller.RunWithContext)
 func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
+	// exercise:begin 9 Wire the pipeline, and relay a watch
+	// exercise:hint NewWalkthroughPipeline makes the FIFO the informer asked for (the atomic RealFIFO that unlocks while processing and emits bookmarks by default; the plain RealFIFO or the DeltaFIFO with the cache as known objects), puts reflectorStore in front of it only when there is a transform or a tracer, and builds chapter 01's Reflector on a listerWatcher adapter, with WatchList unless the ListerWatcher says it cannot. The adapter's List turns a client-go list into chapter 01's; its Watch relays a watch.Interface on one goroutine.
+	// exercise:deeper A RealFIFO comes back as a realFIFOQueue, so the informer can pop in batches. List and Watch prefer the WithContext methods when the ListerWatcher has them. relay closes out when it returns, turns an Error event into Err (statusError) with no object, and selects on stop around every send so a stopped consumer never leaves it blocked. Stop may be called many times: close stop and stop the source once (sync.Once).
+	// exercise:track deep
 	var fifo interface {
 		listwatch.ReflectorStore
 		consumerFIFO
@@ -65,6 +69,7 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 		return r, &realFIFOQueue{fifoQueue{fifo: fifo, tracer: cfg.Tracer}, real}
 	}
 	return r, &fifoQueue{fifo: fifo, tracer: cfg.Tracer}
+	// exercise:end 9
 }
 
 // watchListUnsupported reports whether lw says it cannot serve a
@@ -73,8 +78,10 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 //
 // client-go: tools/cache/listwatch.go (ToListWatcherWithWatchListSemantics)
 func watchListUnsupported(lw ListerWatcher) bool {
+	// exercise:begin 9
 	u, ok := lw.(interface{ IsWatchListSemanticsUnSupported() bool })
 	return ok && u.IsWatchListSemanticsUnSupported()
+	// exercise:end 9
 }
 
 // consumerFIFO is the side of chapter 02's queues that HandleDeltas sees.
@@ -92,12 +99,17 @@ type fifoQueue struct {
 }
 
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
+	// exercise:begin 8 Feed the FIFO, and drain it: the Reflector's store and the informer's queue
+	// exercise:hint On the way in, reflectorStore applies the informer's transform: Add, Update and Delete transform one object, trace the delta and write it; Replace transforms the whole list first; Resync passes through; Bookmark passes through only to a FIFO that takes bookmarks (listwatch.BookmarkStore). On the way out, fifoQueue.Pop and realFIFOQueue.PopBatch hand chapter 02's deltas to the informer's process functions, tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx.
+	// exercise:deeper A transform error goes back to the Reflector and nothing is written. Replace transforms every object before it writes any. WaitSynced returns the FIFO's locked HasSynced after the channel closes, not true: the DeltaFIFO closes its channel while the last initial key is still being processed, and the lock waits that pop out.
+	// exercise:track deep
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
 		deltas := obj.(Deltas)
 		q.tracer.popped(deltas, false)
 		return process(deltas, isInInitialList)
 	})
 	return err
+	// exercise:end 8
 }
 
 // realFIFOQueue is chapter 02's RealFIFO, which also pops in batches.
@@ -107,6 +119,7 @@ type realFIFOQueue struct {
 }
 
 func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) error {
+	// exercise:begin 8
 	return q.real.PopBatch(func(batch []Delta, isInInitialList bool) error {
 		q.tracer.popped(batch, true)
 		return processBatch(batch, isInInitialList)
@@ -115,6 +128,7 @@ func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) err
 		q.tracer.popped(deltas, false)
 		return processSingle(deltas, isInInitialList)
 	})
+	// exercise:end 8
 }
 
 // WaitSynced waits for the FIFO's synced channel, then asks its locked
@@ -132,12 +146,14 @@ func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) err
 // is the answer client-go's low-level controller gives: its HasSynced is
 // the DeltaFIFO's locked one, never the channel.
 func (q *fifoQueue) WaitSynced(ctx context.Context) bool {
+	// exercise:begin 8
 	select {
 	case <-ctx.Done():
 		return false
 	case <-q.fifo.HasSyncedChecker().Done():
 		return q.fifo.HasSynced()
 	}
+	// exercise:end 8
 }
 
 func (q *fifoQueue) Close() { q.fifo.Close() }
@@ -154,10 +170,12 @@ type reflectorStore struct {
 // apply transforms one object. The Reflector only ever writes objects
 // from the server, never tombstones, so there is nothing to skip.
 func (s *reflectorStore) apply(obj any) (any, error) {
+	// exercise:begin 8
 	if s.transform == nil {
 		return obj, nil
 	}
 	return s.transform(obj)
+	// exercise:end 8
 }
 
 func (s *reflectorStore) Add(obj any) error    { return s.write(Added, obj, s.fifo.Add) }
@@ -165,15 +183,18 @@ func (s *reflectorStore) Update(obj any) error { return s.write(Updated, obj, s.
 func (s *reflectorStore) Delete(obj any) error { return s.write(Deleted, obj, s.fifo.Delete) }
 
 func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
+	// exercise:begin 8
 	obj, err := s.apply(obj)
 	if err != nil {
 		return err
 	}
 	s.tracer.queued(Delta{Type: t, Object: obj})
 	return to(obj)
+	// exercise:end 8
 }
 
 func (s *reflectorStore) Replace(list []any, rv string) error {
+	// exercise:begin 8
 	out := make([]any, len(list))
 	for i, obj := range list {
 		t, err := s.apply(obj)
@@ -184,21 +205,26 @@ func (s *reflectorStore) Replace(list []any, rv string) error {
 	}
 	s.tracer.queued(Delta{Type: ReplacedAll, Object: ReplacedAllInfo{ResourceVersion: rv, Objects: out}})
 	return s.fifo.Replace(out, rv)
+	// exercise:end 8
 }
 
 func (s *reflectorStore) Resync() error {
+	// exercise:begin 8
 	s.tracer.queued(Delta{Type: SyncAll, Object: SyncAllInfo{}})
 	return s.fifo.Resync()
+	// exercise:end 8
 }
 
 // Bookmark passes bookmarks on when the FIFO wants them.
 func (s *reflectorStore) Bookmark(rv string) error {
+	// exercise:begin 8
 	b, ok := s.fifo.(listwatch.BookmarkStore)
 	if !ok {
 		return nil
 	}
 	s.tracer.queued(Delta{Type: Bookmark, Object: BookmarkInfo{ResourceVersion: rv}})
 	return b.Bookmark(rv)
+	// exercise:end 8
 }
 
 // listerWatcher is a client-go-shaped ListerWatcher seen as chapter 01's.
@@ -209,6 +235,7 @@ type listerWatcher struct {
 }
 
 func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
+	// exercise:begin 9
 	var obj runtime.Object
 	var err error
 	if lw, ok := a.lw.(ListerWatcherWithContext); ok {
@@ -232,9 +259,11 @@ func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*lis
 		ResourceVersion: lm.GetResourceVersion(), Continue: lm.GetContinue(),
 		RemainingItemCount: lm.GetRemainingItemCount(), Items: items,
 	}, nil
+	// exercise:end 9
 }
 
 func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
+	// exercise:begin 9
 	var w watch.Interface
 	var err error
 	if lw, ok := a.lw.(ListerWatcherWithContext); ok {
@@ -246,6 +275,7 @@ func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (lis
 		return nil, err
 	}
 	return newWatcher(w, a.tracer), nil
+	// exercise:end 9
 }
 
 // watcher relays a watch.Interface's events as chapter 01's, on one
@@ -259,12 +289,15 @@ type watcher struct {
 }
 
 func newWatcher(in watch.Interface, tracer *Tracer) *watcher {
+	// exercise:begin 9
 	w := &watcher{in: in, out: make(chan listwatch.Event), stop: make(chan struct{}), tracer: tracer}
 	go w.relay()
 	return w
+	// exercise:end 9
 }
 
 func (w *watcher) relay() {
+	// exercise:begin 9
 	defer close(w.out)
 	for {
 		select {
@@ -287,23 +320,28 @@ func (w *watcher) relay() {
 			}
 		}
 	}
+	// exercise:end 9
 }
 
 func (w *watcher) ResultChan() <-chan listwatch.Event { return w.out }
 
 func (w *watcher) Stop() {
+	// exercise:begin 9
 	w.once.Do(func() {
 		close(w.stop)
 		w.in.Stop()
 	})
+	// exercise:end 9
 }
 
 // statusError turns an ERROR event's object into chapter 01's error.
 func statusError(obj runtime.Object) error {
+	// exercise:begin 9
 	if s, ok := obj.(*metav1.Status); ok {
 		return &listwatch.StatusError{ErrStatus: *s}
 	}
 	return fmt.Errorf("unexpected watch error object: %T", obj)
+	// exercise:end 9
 }
 
 // Tracer hears what passes each stage of the pipeline: chapter 06's live

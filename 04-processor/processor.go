@@ -44,15 +44,21 @@ type sharedProcessor struct {
 }
 
 func newSharedProcessor() *sharedProcessor {
+	// exercise:begin 5 The processor: start, stop, add and remove listeners
+	// exercise:hint run starts watchSynced, run and pop for every listener, marks the processor started and wakes any distribute waiting for that; when ctx ends it closes every listener's addCh, forgets them, and waits for all their goroutines. addListener registers a listener and starts its goroutines if the processor runs already; removeListener closes a running listener's addCh (or its runFinished if it never started).
+	// exercise:deeper startedCond is built on the read side of mu (sync.NewCond(p.mu.RLocker())), because distribute waits under RLock. After stopping, broadcast again: a distribute still waiting must find no listeners and return. Remove a listener that is not registered: nil, not an error; a handle of another type: an error. Close addCh, never nextCh: pop owns nextCh.
+	// exercise:track deep
 	p := &sharedProcessor{}
 	p.startedCond = sync.NewCond(p.mu.RLocker())
 	return p
+	// exercise:end 5
 }
 
 // addListener registers a listener, starting its pop and run goroutines if
 // the processor is running. It reports whether it did: the caller must
 // then queue any replay and start watchSynced itself.
 func (p *sharedProcessor) addListener(l *processorListener) (ResourceEventHandlerRegistration, bool) {
+	// exercise:begin 5
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.listeners == nil {
@@ -64,6 +70,7 @@ func (p *sharedProcessor) addListener(l *processorListener) (ResourceEventHandle
 		p.wg.Start(l.pop)
 	}
 	return l, p.started
+	// exercise:end 5
 }
 
 // removeListener unregisters a listener. Closing its addCh makes pop
@@ -71,6 +78,7 @@ func (p *sharedProcessor) addListener(l *processorListener) (ResourceEventHandle
 // handler call in progress and returns. Removing an unknown listener, or
 // one already removed, is not an error.
 func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration) error {
+	// exercise:begin 5
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	l, ok := handle.(*processorListener)
@@ -87,13 +95,14 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 		close(l.runFinished)
 	}
 	return nil
+	// exercise:end 5
 }
 
 // distribute hands a notification to every listener, or, for a sync, to
 // the syncing ones. It waits for run to start the listeners first, so a
 // notification is never sent to a listener nobody reads.
 func (p *sharedProcessor) distribute(notification any, sync bool) {
-	// exercise:begin 4 Fan a notification out to the listeners
+	// exercise:begin 6 Fan a notification out to the listeners
 	// exercise:hint Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true.
 	// exercise:deeper Wait with p.startedCond.Wait() in a loop while !p.started && len(p.listeners) > 0. The map value is the syncing flag. listener.add returns quickly: it never waits for the handler.
 	p.mu.RLock()
@@ -106,12 +115,13 @@ func (p *sharedProcessor) distribute(notification any, sync bool) {
 			l.add(notification)
 		}
 	}
-	// exercise:end 4
+	// exercise:end 6
 }
 
 // run starts every listener's goroutines, waits for ctx to end, then stops
 // them all and waits for them to return.
 func (p *sharedProcessor) run(ctx context.Context) {
+	// exercise:begin 5
 	func() {
 		p.mu.Lock()
 		defer p.mu.Unlock()
@@ -136,6 +146,7 @@ func (p *sharedProcessor) run(ctx context.Context) {
 		p.startedCond.Broadcast() // a waiting distribute finds no listeners and returns
 	}()
 	p.wg.Wait()
+	// exercise:end 5
 }
 
 // shouldResync marks each listener syncing or not for the coming resync,
@@ -143,6 +154,7 @@ func (p *sharedProcessor) run(ctx context.Context) {
 // The Reflector calls it every resync check period and asks the FIFO for
 // a resync when it returns true.
 func (p *sharedProcessor) shouldResync() bool {
+	// exercise:begin 14
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	now := time.Now()
@@ -156,14 +168,17 @@ func (p *sharedProcessor) shouldResync() bool {
 		}
 	}
 	return anyDue
+	// exercise:end 14
 }
 
 // resyncCheckPeriodChanged recomputes every listener's period after the
 // informer's check period went down (only possible before it starts).
 func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
+	// exercise:begin 14
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	for l := range p.listeners {
 		l.setResyncPeriod(determineResyncPeriod(l.requestedResyncPeriod, check))
 	}
+	// exercise:end 14
 }

@@ -30,18 +30,18 @@ func newSyncTracker() *syncTracker {
 
 // start records an initial add about to be queued for the handler.
 func (t *syncTracker) start() {
-	// exercise:begin 2 Know when one handler has seen the initial list
+	// exercise:begin 3 Know when one handler has seen the initial list
 	// exercise:hint Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
 	// exercise:deeper Guard the fields with t.mu. finished and upstreamHasSynced call t.maybeSynced(), which closes the synced channel once both conditions hold; hasSynced only looks at that channel. A count that goes below zero is a bug: panic with "synctrack: negative counter; this logic error means HasSynced may return incorrect value".
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.pending++
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // finished records that the handler's OnAdd for an initial add returned.
 func (t *syncTracker) finished() {
-	// exercise:begin 2
+	// exercise:begin 3
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.pending--
@@ -49,30 +49,30 @@ func (t *syncTracker) finished() {
 		panic("synctrack: negative counter; this logic error means HasSynced may return incorrect value")
 	}
 	t.maybeSynced()
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // upstreamHasSynced records that the informer has synced.
 func (t *syncTracker) upstreamHasSynced() {
-	// exercise:begin 2
+	// exercise:begin 3
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.upstream = true
 	t.maybeSynced()
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // hasSynced reports whether upstream has synced and every initial add
 // has been handled.
 func (t *syncTracker) hasSynced() bool {
-	// exercise:begin 2
+	// exercise:begin 3
 	select {
 	case <-t.synced:
 		return true
 	default:
 		return false
 	}
-	// exercise:end 2
+	// exercise:end 3
 }
 
 // maybeSynced closes synced when both conditions hold. Callers hold mu.

@@ -31,9 +31,9 @@ import (
 //
 // client-go: tools/cache/controller.go (processDeltas)
 func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
-	// Exercise 5: Turn deltas into cache writes, then notifications.
+	// Exercise 12: Turn deltas into cache writes, then notifications.
 	// Hint: For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type.
-	panic(todo.Exercise("04-processor", 5, "For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type."))
+	panic(todo.Exercise("04-processor", 12, "For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type."))
 }
 
 // ProcessDeltaBatch applies a batch of deltas, each for a different key

@@ -321,9 +321,9 @@ func (s *SharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // hear about everything already cached, and then about every later
 // change, with nothing missed or doubled in between.
 func (s *SharedIndexInformer) joinRunning(listener *processorListener) ResourceEventHandlerRegistration {
-	// Exercise 6: Replay the cache to a handler that joins late.
+	// Exercise 15: Replay the cache to a handler that joins late.
 	// Hint: Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync.
-	panic(todo.Exercise("04-processor", 6, "Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync."))
+	panic(todo.Exercise("04-processor", 15, "Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync."))
 }
 
 // RemoveEventHandler unregisters a handler. Notifications it has not been

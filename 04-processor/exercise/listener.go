@@ -124,9 +124,9 @@ func (p *processorListener) pop() {
 // not taken yet in the buffer. It returns when addCh is closed, dropping
 // whatever is still buffered.
 func (p *processorListener) pump() {
-	// Exercise 3: Decouple a slow handler with a buffer.
+	// Exercise 4: Decouple a slow handler with a buffer.
 	// Hint: Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer.
-	panic(todo.Exercise("04-processor", 3, "Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer."))
+	panic(todo.Exercise("04-processor", 4, "Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer."))
 }
 
 // run calls the handler for each notification pop offers, until pop

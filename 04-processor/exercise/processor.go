@@ -98,9 +98,9 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 // the syncing ones. It waits for run to start the listeners first, so a
 // notification is never sent to a listener nobody reads.
 func (p *sharedProcessor) distribute(notification any, sync bool) {
-	// Exercise 4: Fan a notification out to the listeners.
+	// Exercise 6: Fan a notification out to the listeners.
 	// Hint: Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true.
-	panic(todo.Exercise("04-processor", 4, "Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true."))
+	panic(todo.Exercise("04-processor", 6, "Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true."))
 }
 
 // run starts every listener's goroutines, waits for ctx to end, then stops

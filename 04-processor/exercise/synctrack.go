@@ -35,31 +35,31 @@ func newSyncTracker() *syncTracker {
 
 // start records an initial add about to be queued for the handler.
 func (t *syncTracker) start() {
-	// Exercise 2: Know when one handler has seen the initial list.
+	// Exercise 3: Know when one handler has seen the initial list.
 	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 2, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
 }
 
 // finished records that the handler's OnAdd for an initial add returned.
 func (t *syncTracker) finished() {
-	// Exercise 2, continued.
+	// Exercise 3, continued.
 	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 2, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
 }
 
 // upstreamHasSynced records that the informer has synced.
 func (t *syncTracker) upstreamHasSynced() {
-	// Exercise 2, continued.
+	// Exercise 3, continued.
 	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 2, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
 }
 
 // hasSynced reports whether upstream has synced and every initial add
 // has been handled.
 func (t *syncTracker) hasSynced() bool {
-	// Exercise 2, continued.
+	// Exercise 3, continued.
 	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 2, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
 }
 
 // maybeSynced closes synced when both conditions hold. Callers hold mu.

@@ -60,6 +60,13 @@ func init() {
 			}
 			return lm.GetResourceVersion(), meta.LenList(list), nil
 		},
+		ListPage: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (string, string, int, error) {
+			list, err := kubernetes.NewForConfigOrDie(srv.RESTConfig()).CoreV1().Pods("").List(ctx, opts)
+			if err != nil {
+				return "", "", 0, err
+			}
+			return list.ResourceVersion, list.Continue, len(list.Items), nil
+		},
 	})
 }
 

@@ -45,5 +45,12 @@ func init() {
 			}
 			return list.ResourceVersion, len(list.Items), nil
 		},
+		ListPage: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (string, string, int, error) {
+			list, err := podClient(srv).List(ctx, opts)
+			if err != nil {
+				return "", "", 0, err
+			}
+			return list.ResourceVersion, list.Continue, len(list.Items), nil
+		},
 	})
 }

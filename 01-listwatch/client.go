@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"strconv"
+	"strings"
 	"sync"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -70,6 +71,10 @@ var _ ListerWatcher = (*Client)(nil)
 // query writes the options the way the API server reads them. Empty
 // options are left out, as client-go's parameter codec does.
 func query(opts metav1.ListOptions) url.Values {
+	// exercise:begin 3 Ask the server: the query string, the request, and its errors
+	// exercise:hint query turns ListOptions into URL parameters, setting only those that are not zero (labelSelector, fieldSelector, watch, allowWatchBookmarks, resourceVersion, resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents). get sends a GET for Base+Path with that query and Accept: application/json; a non-2xx answer becomes an error. responseError turns the body into a StatusError: the server's Status when the body is one, else a generic one for the code.
+	// exercise:deeper Read at most 1 MiB of an error body (io.LimitReader) and close it. A Status without a code gets the HTTP code. The generic error is apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "", ...), whose ErrStatus you wrap in your StatusError. url.Values.Encode sorts the keys, which is why the request lines in the scenarios are sorted.
+	// exercise:track deep
 	q := url.Values{}
 	if opts.LabelSelector != "" {
 		q.Set("labelSelector", opts.LabelSelector)
@@ -102,9 +107,11 @@ func query(opts metav1.ListOptions) url.Values {
 		q.Set("sendInitialEvents", strconv.FormatBool(*opts.SendInitialEvents))
 	}
 	return q
+	// exercise:end 3
 }
 
 func (c *Client) get(ctx context.Context, opts metav1.ListOptions) (*http.Response, error) {
+	// exercise:begin 3
 	u := c.Base + c.Path
 	if q := query(opts).Encode(); q != "" {
 		u += "?" + q
@@ -121,27 +128,46 @@ func (c *Client) get(ctx context.Context, opts metav1.ListOptions) (*http.Respon
 	if resp.StatusCode < 200 || resp.StatusCode > 299 {
 		defer resp.Body.Close()
 		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return nil, responseError(resp.StatusCode, body)
+		return nil, c.responseError(resp.StatusCode, body)
 	}
 	return resp, nil
+	// exercise:end 3
 }
 
 // responseError turns an HTTP error into a *StatusError. The API server
 // sends a JSON Status; anything else (a proxy's HTML page) gets a Status
 // made from the code, so apierrors can still classify it.
-func responseError(code int, body []byte) error {
+func (c *Client) responseError(code int, body []byte) error {
+	// exercise:begin 3
 	if st, err := decodeStatus(body); err == nil {
 		if st.Code == 0 {
 			st.Code = int32(code)
 		}
 		return &StatusError{ErrStatus: st}
 	}
-	generic := apierrors.NewGenericServerResponse(code, "get", schema.GroupResource{}, "", string(body), 0, true)
+	generic := apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "", string(body), 0, true)
 	return &StatusError{ErrStatus: generic.ErrStatus}
+	// exercise:end 3
+}
+
+// groupResource names the collection in Path, as the generic error's
+// "(get pods)" or "(get deployments.apps)" does: the resource is the last
+// element, the group the one after /apis/ (the core group has none).
+func (c *Client) groupResource() schema.GroupResource {
+	parts := strings.Split(strings.Trim(c.Path, "/"), "/")
+	gr := schema.GroupResource{Resource: parts[len(parts)-1]}
+	if len(parts) > 1 && parts[0] == "apis" {
+		gr.Group = parts[1]
+	}
+	return gr
 }
 
 // List reads one page.
 func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (*List, error) {
+	// exercise:begin 4 Decode a LIST as a stream
+	// exercise:hint List sends the request (watch off) and decodes the body as it arrives, token by token with a json.Decoder: the list's apiVersion, kind and metadata (resourceVersion, continue, remainingItemCount), and its items array one element at a time; other fields are skipped. Typed items are decoded straight into objects of the client's Kind; unstructured ones are kept as raw JSON and decoded at the end. A body that is not a JSON object is an error, and List wraps every decode error as "unable to decode list response: ...".
+	// exercise:deeper Unstructured items wait until the whole list is read because they may need the list's kind, which can come after items: decode them then with decodeUnstructured(raw, itemKind(apiVersion, kind)). "items": null is an empty list. A typed item keeps no apiVersion/kind (set an empty GroupVersionKind). expectDelim reads one token and checks it is the delimiter you want. Close the body.
+	// exercise:track deep
 	opts.Watch = false
 	resp, err := c.get(ctx, opts)
 	if err != nil {
@@ -153,12 +179,14 @@ func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (*List, erro
 		return nil, fmt.Errorf("unable to decode list response: %w", err)
 	}
 	return list, nil
+	// exercise:end 4
 }
 
 // decodeList reads a list response in one pass, token by token: each
 // item is decoded straight from the stream into its object, so the raw
 // JSON of a 500-item page is never held twice.
 func (c *Client) decodeList(dec *json.Decoder) (*List, error) {
+	// exercise:begin 4
 	if err := expectDelim(dec, '{'); err != nil {
 		return nil, err
 	}
@@ -202,11 +230,13 @@ func (c *Client) decodeList(dec *json.Decoder) (*List, error) {
 		list.Items = append(list.Items, obj)
 	}
 	return list, nil
+	// exercise:end 4
 }
 
 // decodeItems reads the items array: typed items straight into objects
 // (a list's items are all of its kind), unstructured ones as raw JSON.
 func (c *Client) decodeItems(dec *json.Decoder, list *List, raws *[]json.RawMessage) error {
+	// exercise:begin 4
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -234,9 +264,11 @@ func (c *Client) decodeItems(dec *json.Decoder, list *List, raws *[]json.RawMess
 		list.Items = append(list.Items, obj)
 	}
 	return expectDelim(dec, ']')
+	// exercise:end 4
 }
 
 func expectDelim(dec *json.Decoder, want json.Delim) error {
+	// exercise:begin 4
 	tok, err := dec.Token()
 	if err != nil {
 		return err
@@ -245,11 +277,16 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 		return fmt.Errorf("want %v, got %v", want, tok)
 	}
 	return nil
+	// exercise:end 4
 }
 
 // Watch opens a watch. The server answers 200 at once and then keeps the
 // response open, writing one frame per event.
 func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, error) {
+	// exercise:begin 6 A watch: one goroutine turns frames into events
+	// exercise:hint Watch sends the request with watch=true on a context of its own and starts receive, which decodes frames and sends each event on result until the stream ends, an error event is sent, or Stop is called. Stop closes done, cancels the request and closes the body, once. A stream that ends the quiet way (quietEnd: EOF, a cut frame, a reset or closed connection, a timeout) just closes result; any other failure is sent as an Error event first.
+	// exercise:deeper receive must never block on a send once Stop was called: select on result and done. It closes result last (defers run in reverse: Stop, then close(result)). A decode failure after our own Stop is not an error. A panic while decoding is caught and sent as an Error event carrying a GoroutinePanic; repanic raises it again on the Reflector's goroutine.
+	// exercise:track deep
 	opts.Watch = true
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := c.get(ctx, opts)
@@ -266,6 +303,7 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, e
 	}
 	go w.receive()
 	return w, nil
+	// exercise:end 6
 }
 
 // streamWatcher turns frames into events on a channel.
@@ -283,11 +321,13 @@ type streamWatcher struct {
 func (w *streamWatcher) ResultChan() <-chan Event { return w.result }
 
 func (w *streamWatcher) Stop() {
+	// exercise:begin 6
 	w.once.Do(func() {
 		close(w.done)
 		w.cancel()
 		_ = w.body.Close()
 	})
+	// exercise:end 6
 }
 
 // receive decodes until the stream ends. A stream that ends, cleanly or
@@ -299,6 +339,7 @@ func (w *streamWatcher) Stop() {
 // goroutine: it travels to the reader as an Error event carrying a
 // *GoroutinePanic, and the Reflector raises it again on its own goroutine.
 func (w *streamWatcher) receive() {
+	// exercise:begin 6
 	defer close(w.result)
 	defer w.Stop()
 	defer func() {
@@ -331,6 +372,7 @@ func (w *streamWatcher) receive() {
 			return
 		}
 	}
+	// exercise:end 6
 }
 
 // quietEnd reports the ways a stream ends that are not the server's
@@ -342,10 +384,12 @@ func (w *streamWatcher) receive() {
 //
 // client-go: apimachinery/pkg/watch/streamwatcher.go (StreamWatcher.receive)
 func quietEnd(err error) bool {
+	// exercise:begin 6
 	var netErr net.Error
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
 		errors.Is(err, net.ErrClosed) || (errors.As(err, &netErr) && netErr.Timeout()) ||
 		utilnet.IsProbableEOF(err)
+	// exercise:end 6
 }
 
 // GoroutinePanic is a panic caught on a watch's decoding goroutine, on its
@@ -363,8 +407,10 @@ func (p *GoroutinePanic) Error() string {
 // client-go: tools/cache/reflector.go (list's panicCh) does the same for a
 // panic inside List.
 func repanic(err error) {
+	// exercise:begin 6
 	var p *GoroutinePanic
 	if errors.As(err, &p) {
 		panic(p.Value)
 	}
+	// exercise:end 6
 }

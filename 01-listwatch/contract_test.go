@@ -49,6 +49,10 @@ type impl struct {
 	// ListAll lists every pod on srv (reached through client), pageSize at
 	// a time, and returns the list's resource version and item count.
 	ListAll func(ctx context.Context, srv *testserver.Server, pageSize int64) (rv string, n int, err error)
+	// ListPage sends one LIST with opts, through the client alone (no
+	// pager), and returns the page's resource version, continue token and
+	// item count.
+	ListPage func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (rv, cont string, n int, err error)
 }
 
 // impls holds every implementation; the adapter files register themselves.

@@ -41,6 +41,7 @@ func Unstructured() Kind { return Kind{} }
 
 // Decode turns one object's JSON into an object.
 func (k Kind) Decode(raw []byte) (runtime.Object, error) {
+	// exercise:begin 1
 	if k.New == nil {
 		return decodeUnstructured(raw, schema.GroupVersionKind{})
 	}
@@ -56,11 +57,13 @@ func (k Kind) Decode(raw []byte) (runtime.Object, error) {
 	// says them already (client-go's decoder clears them too).
 	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
 	return obj, nil
+	// exercise:end 1
 }
 
 // decodeUnstructured decodes raw as Unstructured, taking its apiVersion
 // and kind from fallback when it has none (items of a core list do not).
 func decodeUnstructured(raw []byte, fallback schema.GroupVersionKind) (runtime.Object, error) {
+	// exercise:begin 1
 	dec := json.NewDecoder(bytes.NewReader(raw))
 	dec.UseNumber()
 	var m map[string]any
@@ -78,11 +81,13 @@ func decodeUnstructured(raw []byte, fallback schema.GroupVersionKind) (runtime.O
 		return nil, fmt.Errorf("object has no kind")
 	}
 	return u, nil
+	// exercise:end 1
 }
 
 // numbers turns JSON numbers into int64 when they are whole and float64
 // otherwise, as Kubernetes' unstructured objects hold them.
 func numbers(v any) any {
+	// exercise:begin 1
 	switch v := v.(type) {
 	case map[string]any:
 		for k, e := range v {
@@ -100,10 +105,13 @@ func numbers(v any) any {
 		return f
 	}
 	return v
+	// exercise:end 1
 }
 
 // itemKind is the kind of a list's items: the list's kind without "List".
 func itemKind(listAPIVersion, listKind string) schema.GroupVersionKind {
+	// exercise:begin 1
 	gv, _ := schema.ParseGroupVersion(listAPIVersion)
 	return gv.WithKind(strings.TrimSuffix(listKind, "List"))
+	// exercise:end 1
 }

@@ -100,6 +100,10 @@ type Reflector struct {
 // NewReflector makes a Reflector that fills store from lw. expectedType
 // is an example object (&v1.Pod{}), or nil to take anything.
 func NewReflector(lw ListerWatcher, expectedType runtime.Object, store ReflectorStore, opts ReflectorOptions) *Reflector {
+	// exercise:begin 8 Which version to list from, and in which pages
+	// exercise:hint NewReflector stores its options, names itself, and records the expected type (and, for unstructured, the expected group/version/kind). relistResourceVersion is "0" for the first list (any version the server has cached), the last synced version after that, and "" (the newest, from etcd) once the last one proved unavailable. pageSize: the caller's, or 500 when the first list came back paged, none when listing from a specific version, 500 otherwise.
+	// exercise:deeper Guard lastSyncRV and rvUnavailable with the RWMutex: LastSyncResourceVersion is read from other goroutines. An expired version is a 410 Gone or the Expired reason. A version too large is a 504 Timeout with the ResourceVersionTooLarge cause (or the old message "Too large resource version"), and is treated like an expired one.
+	// exercise:track deep
 	r := &Reflector{
 		name: opts.Name, store: store, lw: lw, resync: opts.ResyncPeriod,
 		useWatchList: opts.UseWatchList, backoff: newBackoff(),
@@ -119,33 +123,42 @@ func NewReflector(lw ListerWatcher, expectedType runtime.Object, store Reflector
 		}
 	}
 	return r
+	// exercise:end 8
 }
 
 // NewStoreAndReflector makes a chapter 03 store keyed by namespace/name
 // and a Reflector that fills it.
 func NewStoreAndReflector(lw ListerWatcher, expectedType runtime.Object, opts ReflectorOptions) (indexer.Store, *Reflector) {
+	// exercise:begin 8
 	store := indexer.NewStore(indexer.MetaNamespaceKeyFunc)
 	return store, NewReflector(lw, expectedType, store, opts)
+	// exercise:end 8
 }
 
 // LastSyncResourceVersion is the resource version the store is synced to:
 // the last list's, or the last event's or bookmark's since.
 func (r *Reflector) LastSyncResourceVersion() string {
+	// exercise:begin 8
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.lastSyncRV
+	// exercise:end 8
 }
 
 func (r *Reflector) setLastSyncRV(rv string) {
+	// exercise:begin 8
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastSyncRV = rv
+	// exercise:end 8
 }
 
 func (r *Reflector) setRVUnavailable(v bool) {
+	// exercise:begin 8
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.rvUnavailable = v
+	// exercise:end 8
 }
 
 // Run calls ListAndWatch until ctx ends, waiting one backoff step after
@@ -153,6 +166,10 @@ func (r *Reflector) setRVUnavailable(v bool) {
 //
 // client-go: tools/cache/reflector.go (Reflector.RunWithContext)
 func (r *Reflector) Run(ctx context.Context) {
+	// exercise:begin 9 The Reflector's loop: list and watch, back off, again
+	// exercise:hint Run calls ListAndWatch until ctx ends, reporting its error through handleError (the WatchErrorHandler, or a log line) and waiting backoff.next() between rounds. ListAndWatch opens the initial list: a WatchList stream when enabled (falling back to a LIST if it fails), else a LIST; then it watches, with resync, until the watch ends.
+	// exercise:deeper Wait on a timer and ctx together, and stop the timer when ctx wins. A WatchList that returns no watcher and no error means stop. A panic from the watch's goroutine (repanic) must reach Run's caller, not become a fallback. The wait happens after every round, successful or not: a watch that ends cleanly is reopened by ListAndWatch's own loop, not by Run.
+	// exercise:track deep
 	for {
 		if ctx.Err() != nil {
 			return
@@ -168,14 +185,17 @@ func (r *Reflector) Run(ctx context.Context) {
 		case <-t.C:
 		}
 	}
+	// exercise:end 9
 }
 
 func (r *Reflector) handleError(ctx context.Context, err error) {
+	// exercise:begin 9
 	if r.WatchErrorHandler != nil {
 		r.WatchErrorHandler(ctx, r, err)
 		return
 	}
 	klog.FromContext(ctx).Info("Failed to watch", "reflector", r.name, "type", r.typeDescription, "err", err)
+	// exercise:end 9
 }
 
 // ListAndWatch fills the store once and then watches until the watch
@@ -185,6 +205,7 @@ func (r *Reflector) handleError(ctx context.Context, err error) {
 //
 // client-go: tools/cache/reflector.go (Reflector.ListAndWatchWithContext)
 func (r *Reflector) ListAndWatch(ctx context.Context) error {
+	// exercise:begin 9
 	var w Watcher
 	if r.useWatchList {
 		var err error
@@ -204,6 +225,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 		}
 	}
 	return r.watchWithResync(ctx, w)
+	// exercise:end 9
 }
 
 // relistResourceVersion is where a LIST starts: "0" the first time (any
@@ -212,6 +234,7 @@ func (r *Reflector) ListAndWatch(ctx context.Context) error {
 // seen), or "" once that version is gone (the newest state, read from
 // etcd).
 func (r *Reflector) relistResourceVersion() string {
+	// exercise:begin 8
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	switch {
@@ -221,11 +244,12 @@ func (r *Reflector) relistResourceVersion() string {
 		return "0"
 	}
 	return r.lastSyncRV
+	// exercise:end 8
 }
 
 // list reads the whole collection and replaces the store with it.
 func (r *Reflector) list(ctx context.Context) error {
-	// exercise:begin 4 List, and list again when the version is gone
+	// exercise:begin 10 List, and list again when the version is gone
 	// exercise:hint LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from "".
 	// exercise:deeper Page with r.pageSize(rv). Retry when isExpiredError or isTooLargeResourceVersionError; wrap a failure as fmt.Errorf("failed to list %v: %w", r.typeDescription, err). On success clear the flag, Replace the store with the items at the list's resource version, then set lastSyncRV.
 	rv := r.relistResourceVersion()
@@ -254,13 +278,14 @@ func (r *Reflector) list(ctx context.Context) error {
 	}
 	r.setLastSyncRV(list.ResourceVersion)
 	return nil
-	// exercise:end 4
+	// exercise:end 10
 }
 
 // pageSize is the LIST limit: the caller's, or 500 once the server has
 // shown it pages, or none for a list at a known version (so the API
 // server can answer from its watch cache, which ignores limits), or 500.
 func (r *Reflector) pageSize(rv string) int64 {
+	// exercise:begin 8
 	switch {
 	case r.PageSize != 0:
 		return r.PageSize
@@ -270,17 +295,21 @@ func (r *Reflector) pageSize(rv string) int64 {
 		return 0
 	}
 	return DefaultPageSize
+	// exercise:end 8
 }
 
 // isExpiredError: the resource version is older than the server keeps.
 // Servers before 1.18 said Gone, later ones say Expired; both are 410.
 func isExpiredError(err error) bool {
+	// exercise:begin 8
 	return apierrors.IsResourceExpired(err) || apierrors.IsGone(err)
+	// exercise:end 8
 }
 
 // isTooLargeResourceVersionError: the resource version is newer than the
 // server (its watch cache) has reached.
 func isTooLargeResourceVersionError(err error) bool {
+	// exercise:begin 8
 	if apierrors.HasStatusCause(err, metav1.CauseTypeResourceVersionTooLarge) {
 		return true
 	}
@@ -299,4 +328,5 @@ func isTooLargeResourceVersionError(err error) bool {
 		}
 	}
 	return strings.Contains(st.Status().Message, "Too large resource version")
+	// exercise:end 8
 }

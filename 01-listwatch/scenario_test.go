@@ -2,7 +2,9 @@ package listwatch_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io"
 	"net/http"
 	"runtime/debug"
 	"strconv"
@@ -14,6 +16,7 @@ import (
 
 	"github.com/cockroachdb/datadriven"
 	v1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"example.com/walkthrough/01-listwatch/testserver"
@@ -183,6 +186,57 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 			raw += "\n"
 		}
 		d.srv.SendRaw([]byte(raw))
+
+	case "decode":
+		// decode: the frame decoder alone, on the frames given as input
+		// (one JSON object a line), until the stream ends or fails.
+		next := d.im.NewFrameDecoder(strings.NewReader(td.Input))
+		for {
+			line, err := next()
+			if errors.Is(err, io.EOF) {
+				say("(end of stream)")
+				break
+			}
+			say("%s", line)
+			if _, status := err.(apierrors.APIStatus); err != nil && !status {
+				break // a broken stream; an ERROR frame is an event like any other
+			}
+		}
+
+	case "list-all":
+		// list-all page-size=N: one whole LIST through the pager and the
+		// client, with no Reflector.
+		var pageSize int64
+		td.ScanArgs(t, "page-size", &pageSize)
+		rv, n, err := d.im.ListAll(t.(*testing.T).Context(), d.srv, pageSize)
+		out = append(out, d.tr.take()...)
+		if err != nil {
+			say("error: %v", err)
+		} else {
+			say("listed %d pods at rv=%s", n, rv)
+		}
+
+	case "list":
+		// list [limit=N] [rv=V] [continue=T]: one LIST through the client
+		// alone, with no pager and no Reflector.
+		var opts metav1.ListOptions
+		td.MaybeScanArgs(t, "limit", &opts.Limit)
+		td.MaybeScanArgs(t, "rv", &opts.ResourceVersion)
+		td.MaybeScanArgs(t, "continue", &opts.Continue)
+		rv, cont, n, err := d.im.ListPage(t.(*testing.T).Context(), d.srv, opts)
+		out = append(out, d.tr.take()...)
+		switch {
+		case err != nil:
+			code := int32(0)
+			if st, ok := err.(apierrors.APIStatus); ok {
+				code = st.Status().Code
+			}
+			say("error: %v (reason %s, code %d)", err, apierrors.ReasonForError(err), code)
+		case cont != "":
+			say("listed %d pods at rv=%s, more to come", n, rv)
+		default:
+			say("listed %d pods at rv=%s", n, rv)
+		}
 
 	case "start":
 		if d.cancel != nil {

@@ -34,19 +34,27 @@ func (e *VeryShortWatchError) Error() string {
 	return fmt.Sprintf("very short watch: %s: Unexpected watch close - watch lasted less than a second and no items received", e.Name)
 }
 
-// watchWithResync watches, with the periodic Resync running beside it.
+// watchWithResync watches, with the periodic Resync running beside it
+// when there is a resync period.
 //
 // client-go: tools/cache/reflector.go (Reflector.watchWithResync)
 func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
+	// exercise:begin 11 Keep watching: reopen from the last version, and know when to stop
+	// exercise:hint watch opens a watch from the last synced version (with a random timeout and bookmarks) when it has none, runs handleWatch on it, and when the watch ends cleanly opens the next one; the version advances with each event. A refused connection or a 429 backs off and tries again; an expired version or any other error ends the watch, so ListAndWatch returns and the Reflector relists. accept drops events of the wrong type or kind, tables, and objects without metadata. watchWithResync runs the resync beside the watch.
+	// exercise:deeper After a list from version 0 (any cached version), do not move lastSyncRV until the watch is past its initial events: fromStart is false when the watch started from "" or "0". sleep waits on a timer or ctx and says which. Stop the watch you opened when you return. Wait for the resync goroutine before returning (cancel, then wg.Wait).
+	// exercise:track deep
 	resyncErr := make(chan error, 1)
 	resyncCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { r.startResync(resyncCtx, resyncErr) })
+	if r.resync > 0 {
+		wg.Go(func() { r.startResync(resyncCtx, resyncErr) })
+	}
 	defer func() {
 		cancel()
 		wg.Wait()
 	}()
 	return r.watch(ctx, w, resyncErr)
+	// exercise:end 11
 }
 
 // startResync calls the store's Resync every resync period. The timer
@@ -55,9 +63,10 @@ func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 //
 // client-go: tools/cache/reflector.go (Reflector.startResync)
 func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
-	if r.resync == 0 {
-		return
-	}
+	// exercise:begin 13 Resync on a timer beside the watch
+	// exercise:hint startResync waits one resync period, then, when ShouldResync is unset or says yes, calls the store's Resync, and starts the period again; it stops when ctx ends. A Resync that fails sends its error on errc, which ends the watch, and stops.
+	// exercise:deeper A new timer every round, stopped when ctx wins. errc has room for one error, so the send never blocks. The period restarts with every ListAndWatch, because the goroutine is started anew with every watch.
+	// exercise:track deep
 	for {
 		t := time.NewTimer(r.resync)
 		select {
@@ -73,6 +82,7 @@ func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
 			}
 		}
 	}
+	// exercise:end 13
 }
 
 // watch watches from the last synced resource version, again and again:
@@ -83,6 +93,7 @@ func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
 //
 // client-go: tools/cache/reflector.go (Reflector.watch)
 func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) error {
+	// exercise:begin 11
 	logger := klog.FromContext(ctx)
 	defer func() {
 		if w != nil {
@@ -145,10 +156,12 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 		}
 		return nil
 	}
+	// exercise:end 11
 }
 
 // sleep waits d, or until ctx ends; it reports whether the wait ran out.
 func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
+	// exercise:begin 11
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -157,12 +170,15 @@ func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
 	case <-t.C:
 		return true
 	}
+	// exercise:end 11
 }
 
 // isWatchErrorRetriable: errors worth retrying the watch for, without a
 // relist: the server refused the connection, or asked us to slow down.
 func isWatchErrorRetriable(err error) bool {
+	// exercise:begin 11
 	return errors.Is(err, syscall.ECONNREFUSED) || apierrors.IsTooManyRequests(err)
+	// exercise:end 11
 }
 
 // handleWatch applies a watch's events to store until the stream ends,
@@ -175,7 +191,7 @@ func isWatchErrorRetriable(err error) bool {
 // client-go: tools/cache/reflector.go (handleAnyWatch)
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	exitOnInitialEventsEnd bool, setRV func(rv string, pastInitial bool), errc <-chan error) (initialEventsEnd bool, err error) {
-	// exercise:begin 3 Apply a watch's events to the store
+	// exercise:begin 12 Apply a watch's events to the store
 	// exercise:hint Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err.
 	// exercise:deeper Skip objects r.accept refuses. Every event but ADDED sets pastInitial; a BOOKMARK goes to a BookmarkStore, and its k8s.io/initial-events-end annotation sets initialEventsEnd. Call setRV after each event. A stream that closes within a second with no events is a *VeryShortWatchError. Stop w on the way out, except when you return early at the end bookmark.
 	logger := klog.FromContext(ctx)
@@ -236,7 +252,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			}
 		}
 	}
-	// exercise:end 3
+	// exercise:end 12
 }
 
 // accept checks an event's object before it reaches the store: the
@@ -244,6 +260,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 // metadata to read. A refused object is logged and skipped, and does not
 // move the resource version.
 func (r *Reflector) accept(ctx context.Context, obj runtime.Object) bool {
+	// exercise:begin 11
 	logger := klog.FromContext(ctx)
 	if r.expectedType != nil && reflect.TypeOf(obj) != r.expectedType {
 		logger.Info("Unexpected watch event object type", "reflector", r.name, "expectedType", r.expectedType, "actualType", reflect.TypeOf(obj))
@@ -262,4 +279,5 @@ func (r *Reflector) accept(ctx context.Context, obj runtime.Object) bool {
 		return false
 	}
 	return true
+	// exercise:end 11
 }

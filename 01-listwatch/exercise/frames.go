@@ -95,9 +95,9 @@ func NewFrameDecoder(r io.Reader, kind Kind) *FrameDecoder {
 // frame gives a *StatusError; a frame that cannot be read gives a
 // *DecodeError, and the stream cannot be read further.
 func (d *FrameDecoder) Next() (Event, error) {
-	// Exercise 1: Decode one watch frame.
+	// Exercise 2: Decode one watch frame.
 	// Hint: Read one {"type","object"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError.
-	panic(todo.Exercise("01-listwatch", 1, "Read one {\"type\",\"object\"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError."))
+	panic(todo.Exercise("01-listwatch", 2, "Read one {\"type\",\"object\"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError."))
 }
 
 // decodeStatus reads a metav1.Status, as ERROR frames and error responses

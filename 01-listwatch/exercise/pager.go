@@ -32,9 +32,9 @@ const DefaultPageSize = 500
 //
 // client-go: tools/pager/pager.go (ListPager.List)
 func ListAll(ctx context.Context, lw ListerWatcher, opts metav1.ListOptions, pageSize int64) (list *List, paginated bool, err error) {
-	// Exercise 2: Read a whole LIST, page by page.
+	// Exercise 5: Read a whole LIST, page by page.
 	// Hint: Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version.
-	panic(todo.Exercise("01-listwatch", 2, "Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version."))
+	panic(todo.Exercise("01-listwatch", 5, "Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

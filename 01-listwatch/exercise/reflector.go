@@ -229,9 +229,9 @@ func (r *Reflector) relistResourceVersion() string {
 
 // list reads the whole collection and replaces the store with it.
 func (r *Reflector) list(ctx context.Context) error {
-	// Exercise 4: List, and list again when the version is gone.
+	// Exercise 10: List, and list again when the version is gone.
 	// Hint: LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from "".
-	panic(todo.Exercise("01-listwatch", 4, "LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from \"\"."))
+	panic(todo.Exercise("01-listwatch", 10, "LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from \"\"."))
 }
 
 // pageSize is the LIST limit: the caller's, or 500 once the server has

@@ -39,14 +39,17 @@ func (e *VeryShortWatchError) Error() string {
 	return fmt.Sprintf("very short watch: %s: Unexpected watch close - watch lasted less than a second and no items received", e.Name)
 }
 
-// watchWithResync watches, with the periodic Resync running beside it.
+// watchWithResync watches, with the periodic Resync running beside it
+// when there is a resync period.
 //
 // client-go: tools/cache/reflector.go (Reflector.watchWithResync)
 func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 	resyncErr := make(chan error, 1)
 	resyncCtx, cancel := context.WithCancel(ctx)
 	var wg sync.WaitGroup
-	wg.Go(func() { r.startResync(resyncCtx, resyncErr) })
+	if r.resync > 0 {
+		wg.Go(func() { r.startResync(resyncCtx, resyncErr) })
+	}
 	defer func() {
 		cancel()
 		wg.Wait()
@@ -60,9 +63,6 @@ func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 //
 // client-go: tools/cache/reflector.go (Reflector.startResync)
 func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
-	if r.resync == 0 {
-		return
-	}
 	for {
 		t := time.NewTimer(r.resync)
 		select {
@@ -180,9 +180,9 @@ func isWatchErrorRetriable(err error) bool {
 // client-go: tools/cache/reflector.go (handleAnyWatch)
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	exitOnInitialEventsEnd bool, setRV func(rv string, pastInitial bool), errc <-chan error) (initialEventsEnd bool, err error) {
-	// Exercise 3: Apply a watch's events to the store.
+	// Exercise 12: Apply a watch's events to the store.
 	// Hint: Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err.
-	panic(todo.Exercise("01-listwatch", 3, "Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err."))
+	panic(todo.Exercise("01-listwatch", 12, "Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err."))
 }
 
 // accept checks an event's object before it reaches the store: the

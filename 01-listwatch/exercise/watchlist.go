@@ -39,9 +39,9 @@ func (r *Reflector) rewatchResourceVersion() string {
 //
 // client-go: tools/cache/reflector.go (Reflector.watchList)
 func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
-	// Exercise 5: Stream the initial list (WatchList).
+	// Exercise 14: Stream the initial list (WatchList).
 	// Hint: Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch.
-	panic(todo.Exercise("01-listwatch", 5, "Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch."))
+	panic(todo.Exercise("01-listwatch", 14, "Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"path"
 	"strconv"
+	"strings"
 )
 
 // FixImports makes a file with stubs compile: it drops the imports the
@@ -29,7 +30,7 @@ func FixImports(src []byte) ([]byte, error) {
 	haveTodo := false
 	for _, spec := range file.Imports {
 		p, _ := strconv.Unquote(spec.Path.Value)
-		name := path.Base(p)
+		name := importName(p)
 		if spec.Name != nil {
 			name = spec.Name.Name
 		}
@@ -68,4 +69,16 @@ func FixImports(src []byte) ([]byte, error) {
 		}
 	}
 	return b.Bytes(), nil
+}
+
+// importName is the name a package imported without a name goes by: the
+// last element of its path, skipping a major-version suffix, so
+// "math/rand/v2" is rand. (A package whose name differs from its
+// directory otherwise needs a named import to be recognised.)
+func importName(p string) string {
+	name := path.Base(p)
+	if dir := path.Dir(p); dir != "." && len(name) > 1 && name[0] == 'v' && strings.Trim(name[1:], "0123456789") == "" {
+		return path.Base(dir)
+	}
+	return name
 }

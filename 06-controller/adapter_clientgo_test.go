@@ -24,10 +24,11 @@ func init() {
 			RolloutClient: func(ns string) controller.RolloutStatusWriter {
 				return e.Walk.WalkthroughV1alpha1().Rollouts(ns)
 			},
-			Recorder: e.Recorder,
-			Synced:   w.Synced(),
-			Errorf:   e.Errorf,
-			Crashed:  e.Crashed,
+			Recorder:   e.Recorder,
+			MaxRetries: e.MaxRetries,
+			Synced:     w.Synced(),
+			Errorf:     e.Errorf,
+			Crashed:    e.Crashed,
 		})
 		deploymentDelete := e.Guard1(c.OnDeploymentDelete)
 		if err := w.AddHandlers(clientgo.Handlers{

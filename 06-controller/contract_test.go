@@ -25,6 +25,8 @@ type env struct {
 	Walk *walkfake.Clientset
 	// Workers is how many workers Run starts.
 	Workers int
+	// MaxRetries is the controller's MaxRetries (zero: the default).
+	MaxRetries int
 	// Recorder records Events into the step's log.
 	Recorder *recorder
 	// Errorf hears the errors the controller reports (not part of the trace).

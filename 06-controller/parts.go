@@ -86,6 +86,10 @@ type Config struct {
 	// Synced reports whether every informer has delivered its first
 	// list. Run starts no worker before all say yes.
 	Synced []func() bool
+	// MaxRetries is how many times a key whose sync keeps failing is
+	// retried before the worker gives up on it (zero: DefaultMaxRetries).
+	// The rate limiter only spaces the retries out; it never stops them.
+	MaxRetries int
 	// Trace, when set, hears every step the controller takes; make demo
 	// prints them. It must be safe to call from several goroutines.
 	Trace func(stage, key, message string)

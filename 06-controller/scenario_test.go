@@ -137,6 +137,7 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 			td.Fatalf(t, "start: already started")
 		}
 		d.env.Workers = intArg(t, td, "workers", 2)
+		d.env.MaxRetries = intArg(t, td, "max-retries", 0)
 		sys := d.im.Build(d.env)
 		d.sys = &sys
 		d.ctx, d.cancel = context.WithCancel(context.Background())

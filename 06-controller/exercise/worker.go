@@ -13,9 +13,9 @@ import (
 // starts several; the queue guarantees that no two of them ever hold the
 // same key at once, so syncHandler never races itself on one Rollout.
 func (c *Controller) runWorker(ctx context.Context) {
-	// Exercise 5: The worker: take keys until shutdown, retry with backoff, forget on success.
-	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails.
-	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails."))
+	// Exercise 5: The worker: take keys until shutdown, retry with backoff, forget on success, give up in the end.
+	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
+	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
 }
 
 // processNextWorkItem takes one key, syncs it, and tells the queue how it
@@ -26,13 +26,27 @@ func (c *Controller) runWorker(ctx context.Context) {
 // Forget, or the key's failure count keeps growing and its next, unrelated
 // failure waits as if it had failed all along. Failure is followed by
 // AddRateLimited, which brings the key back after a backoff that doubles
-// with each failure.
+// with each failure. Backoff alone never stops retrying: after maxRetries
+// requeues in a row the worker gives up on the key.
 //
 // client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	// Exercise 5, continued.
-	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails.
-	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds or AddRateLimited it when it fails."))
+	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
+	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
+}
+
+// giveUp drops a key whose sync failed maxRetries times after the first
+// try. Forget clears its failure count, so the next change to the Rollout
+// or its Deployment starts again from the shortest backoff, and a Warning
+// event on the Rollout tells its owner why nothing happens meanwhile.
+//
+// client-go: the maxRetries pattern of kube-controller-manager's controllers,
+// e.g. pkg/controller/deployment/deployment_controller.go (handleErr)
+func (c *Controller) giveUp(key string, err error) {
+	// Exercise 5, continued.
+	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
+	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -18,7 +18,7 @@ help: ## List the targets.
 demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API server; MINE=1: on your own components).
 	@$(MAKE) --no-print-directory demo-run
 
-test: check-format vet exercises-check generated-check ## Everything CI checks: format, vet, exercises, -race tests on reference and client-go, tests of the tests.
+test: check-format vet exercises-check generated-check coverage ## Everything CI checks: format, vet, exercises, exercise coverage, -race tests on reference and client-go, tests of the tests.
 	go test -race -count=1 $(PKGS)
 	WALKTHROUGH_IMPL=client-go go test -count=1 -run '^TestScenarios$$' $(PKGS)
 	go run ./workshop/cmd/selftest

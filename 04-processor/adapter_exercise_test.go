@@ -66,12 +66,29 @@ func init() {
 				ResyncPeriod: resync, FIFO: fifos[fifo], Path: path(),
 			}))
 		},
-		NewFactory: func(resync time.Duration) factory {
-			f := ours.NewSharedInformerFactory(resync)
+		NewFactory: func(resync time.Duration, o factoryOptions) factory {
+			var opts []ours.FactoryOption
+			if o.Namespace != "" {
+				opts = append(opts, ours.WithNamespace(o.Namespace))
+			}
+			if tweak := o.tweak(); tweak != nil {
+				opts = append(opts, ours.WithTweakListOptions(tweak))
+			}
+			if o.Transform {
+				opts = append(opts, ours.WithTransform(addTransformedLabel))
+			}
+			if len(o.Resync) > 0 {
+				custom := map[runtime.Object]time.Duration{}
+				for kind, period := range o.Resync {
+					custom[example(kind)] = period
+				}
+				opts = append(opts, ours.WithCustomResyncConfig(custom))
+			}
+			f := ours.NewSharedInformerFactory(resync, opts...)
 			return factory{
 				InformerFor: func(kind string, lw *scriptedLW) (any, informer) {
-					inf := f.InformerFor(example(kind), func(resync time.Duration) *ours.SharedIndexInformer {
-						return ours.NewSharedIndexInformerWithOptions(lw, example(kind), ours.SharedIndexInformerOptions{
+					inf := f.InformerFor(example(kind), func(resync time.Duration, s ours.ListScope) *ours.SharedIndexInformer {
+						return ours.NewSharedIndexInformerWithOptions(lw.in(s.Namespace, s.Tweak), example(kind), ours.SharedIndexInformerOptions{
 							ResyncPeriod: resync, FIFO: ours.AtomicRealFIFO, Path: path(),
 						})
 					})

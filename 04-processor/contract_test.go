@@ -14,6 +14,7 @@ import (
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -63,6 +64,39 @@ type factory struct {
 	Shutdown         func()
 }
 
+// factoryOptions are the options a factory is made with, as client-go's
+// SharedInformerOptions: one namespace (WithNamespace), a label selector
+// set on every request (WithTweakListOptions), the addTransformedLabel
+// transform for every informer (WithTransform), and resync periods per
+// kind (WithCustomResyncConfig). Zero fields leave the option out.
+type factoryOptions struct {
+	Namespace     string
+	LabelSelector string
+	Transform     bool
+	Resync        map[string]time.Duration // by kind
+}
+
+// tweak is the WithTweakListOptions function, or nil.
+func (s factoryOptions) tweak() func(*metav1.ListOptions) {
+	if s.LabelSelector == "" {
+		return nil
+	}
+	return func(o *metav1.ListOptions) { o.LabelSelector = s.LabelSelector }
+}
+
+// addTransformedLabel is the transform of the scenarios: it adds the
+// label transformed=yes, so the output shows which objects went through it.
+func addTransformedLabel(obj any) (any, error) {
+	if m, err := meta.Accessor(obj); err == nil {
+		l := map[string]string{"transformed": "yes"}
+		for k, v := range m.GetLabels() {
+			l[k] = v
+		}
+		m.SetLabels(l)
+	}
+	return obj, nil
+}
+
 // ring is a growing ring buffer under test.
 type ring struct {
 	Write func(any)
@@ -84,7 +118,7 @@ const (
 // impl is one implementation of the chapter.
 type impl struct {
 	NewInformer      func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer
-	NewFactory       func(resync time.Duration) factory
+	NewFactory       func(resync time.Duration, opts factoryOptions) factory
 	WaitForCacheSync func(stop <-chan struct{}, fns ...func() bool) bool
 	NewRing          func(initialSize int) ring
 	// NewDeltaProcessor applies single deltas ("Added", ..., "ReplacedAll"
@@ -123,6 +157,91 @@ type scriptedLW struct {
 	lists    int // List calls so far
 	watches  int // Watch calls so far
 	listSeen chan struct{}
+	// watchIn is the scope of the open watch: events for objects outside
+	// it are not sent, as a server filters a namespaced, selected watch.
+	watchIn scopeFilter
+	// requests logs the namespace and selectors of every LIST and WATCH
+	// since the scenario last looked (the `requests` command).
+	requests []string
+}
+
+// scopeFilter is the namespace and label selector of one request.
+type scopeFilter struct {
+	namespace string
+	selector  labels.Selector
+}
+
+func newScopeFilter(namespace string, opts metav1.ListOptions) (scopeFilter, error) {
+	sel, err := labels.Parse(opts.LabelSelector)
+	return scopeFilter{namespace: namespace, selector: sel}, err
+}
+
+// matches reports whether the request would be sent obj.
+func (f scopeFilter) matches(obj runtime.Object) bool {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		return true
+	}
+	if f.namespace != "" && m.GetNamespace() != f.namespace {
+		return false
+	}
+	return f.selector == nil || f.selector.Matches(labels.Set(m.GetLabels()))
+}
+
+// logRequest records a request's verb, namespace and selectors.
+func (lw *scriptedLW) logRequest(verb, namespace string, opts metav1.ListOptions) {
+	line := verb
+	if namespace != "" {
+		line += " namespace=" + namespace
+	}
+	if opts.LabelSelector != "" {
+		line += " labelSelector=" + opts.LabelSelector
+	}
+	if opts.FieldSelector != "" {
+		line += " fieldSelector=" + opts.FieldSelector
+	}
+	lw.requests = append(lw.requests, line)
+}
+
+// takeRequests returns the requests logged since the last call.
+func (lw *scriptedLW) takeRequests() []string {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	r := lw.requests
+	lw.requests = nil
+	return r
+}
+
+// in is lw seen through one namespace: what a clientset's
+// Pods(namespace) lists and watches. tweak, when set, changes every
+// request's options first, as a factory's WithTweakListOptions does.
+func (lw *scriptedLW) in(namespace string, tweak func(*metav1.ListOptions)) *namespacedLW {
+	return &namespacedLW{lw: lw, namespace: namespace, tweak: tweak}
+}
+
+// namespacedLW is a scriptedLW seen through one namespace.
+type namespacedLW struct {
+	lw        *scriptedLW
+	namespace string
+	tweak     func(*metav1.ListOptions)
+}
+
+func (n *namespacedLW) IsWatchListSemanticsUnSupported() bool {
+	return n.lw.IsWatchListSemanticsUnSupported()
+}
+
+func (n *namespacedLW) List(opts metav1.ListOptions) (runtime.Object, error) {
+	if n.tweak != nil {
+		n.tweak(&opts)
+	}
+	return n.lw.list(n.namespace, opts)
+}
+
+func (n *namespacedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	if n.tweak != nil {
+		n.tweak(&opts)
+	}
+	return n.lw.watch(n.namespace, opts)
 }
 
 func newScriptedLW(kind string) *scriptedLW { return &scriptedLW{kind: kind, listRV: "1"} }
@@ -136,12 +255,25 @@ func (lw *scriptedLW) IsWatchListSemanticsUnSupported() bool {
 	return !lw.streams
 }
 
-func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
+func (lw *scriptedLW) List(opts metav1.ListOptions) (runtime.Object, error) {
+	return lw.list(metav1.NamespaceAll, opts)
+}
+
+func (lw *scriptedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+	return lw.watch(metav1.NamespaceAll, opts)
+}
+
+func (lw *scriptedLW) list(namespace string, opts metav1.ListOptions) (runtime.Object, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	lw.lists++
+	lw.logRequest("list", namespace, opts)
 	if err := lw.listErr; err != nil {
 		lw.listErr = nil
+		return nil, err
+	}
+	in, err := newScopeFilter(namespace, opts)
+	if err != nil {
 		return nil, err
 	}
 	switch lw.kind {
@@ -149,23 +281,33 @@ func (lw *scriptedLW) List(metav1.ListOptions) (runtime.Object, error) {
 		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
 		list.Items = make([]v1.ConfigMap, 0, len(lw.items))
 		for _, o := range lw.items {
-			list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
+			if in.matches(o) {
+				list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
+			}
 		}
 		return list, nil
 	default:
 		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
 		list.Items = make([]v1.Pod, 0, len(lw.items))
 		for _, o := range lw.items {
-			list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
+			if in.matches(o) {
+				list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
+			}
 		}
 		return list, nil
 	}
 }
 
-func (lw *scriptedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
+func (lw *scriptedLW) watch(namespace string, opts metav1.ListOptions) (watch.Interface, error) {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	lw.watches++
+	lw.logRequest("watch", namespace, opts)
+	in, err := newScopeFilter(namespace, opts)
+	if err != nil {
+		return nil, err
+	}
+	lw.watchIn = in
 	lw.watcher = watch.NewFakeWithChanSize(1000, false)
 	if lw.streams && opts.SendInitialEvents != nil && *opts.SendInitialEvents {
 		lw.streamLocked()
@@ -177,7 +319,9 @@ func (lw *scriptedLW) Watch(opts metav1.ListOptions) (watch.Interface, error) {
 // bookmark at the list's resourceVersion that marks the end.
 func (lw *scriptedLW) streamLocked() {
 	for _, o := range lw.items {
-		lw.watcher.Add(o.DeepCopyObject())
+		if lw.watchIn.matches(o) {
+			lw.watcher.Add(o.DeepCopyObject())
+		}
 	}
 	end, _ := newObject(lw.kind, "x@"+lw.listRV)
 	m, _ := meta.Accessor(end)
@@ -197,12 +341,16 @@ func (lw *scriptedLW) setList(rv string, objs []runtime.Object) {
 // send delivers one event on the current watch; false if there is none.
 func (lw *scriptedLW) send(ev watch.Event) bool {
 	lw.mu.Lock()
-	w := lw.watcher
+	w, in := lw.watcher, lw.watchIn
 	lw.mu.Unlock()
 	if w == nil || w.IsStopped() {
 		return false
 	}
-	w.Action(ev.Type, ev.Object)
+	// A real server also turns an update that moves an object out of (or
+	// into) the selection into DELETED (or ADDED); no scenario needs it.
+	if ev.Type == watch.Bookmark || in.matches(ev.Object) {
+		w.Action(ev.Type, ev.Object)
+	}
 	return true
 }
 

@@ -6,13 +6,36 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 )
 
 // NewInformerFunc builds the informer for one type, with the resync
-// period the factory chose for it.
-type NewInformerFunc func(resyncPeriod time.Duration) *SharedIndexInformer
+// period the factory chose for it and the scope its ListerWatcher must
+// list and watch in.
+type NewInformerFunc func(resyncPeriod time.Duration, scope ListScope) *SharedIndexInformer
+
+// ListScope is what every informer of a factory lists and watches: one
+// namespace ("" for all of them) and a tweak of the ListOptions of each
+// LIST and WATCH, for label and field selectors. The server does the
+// filtering; an informer caches only what it is sent. client-go's
+// generated informers read the same two settings from their factory; ours
+// is handed them, because the factory knows no clients.
+//
+// client-go: informers/factory.go (namespace, tweakListOptions), and the
+// generated informers/core/v1/pod.go (NewFilteredPodInformer)
+type ListScope struct {
+	Namespace string
+	Tweak     func(*metav1.ListOptions)
+}
+
+// Apply tweaks opts, when the scope has a tweak.
+func (s ListScope) Apply(opts *metav1.ListOptions) {
+	if s.Tweak != nil {
+		s.Tweak(opts)
+	}
+}
 
 // SharedInformerFactory hands out one informer per object type, however
 // many callers ask for it, so that ten controllers watching pods share one
@@ -23,6 +46,7 @@ type NewInformerFunc func(resyncPeriod time.Duration) *SharedIndexInformer
 type SharedInformerFactory struct {
 	mu            sync.Mutex
 	defaultResync time.Duration
+	scope         ListScope
 	customResync  map[reflect.Type]time.Duration
 	transform     TransformFunc
 	informers     map[reflect.Type]*SharedIndexInformer
@@ -39,7 +63,7 @@ type FactoryOption func(*SharedInformerFactory)
 // WithCustomResyncConfig sets the resync period of some types.
 func WithCustomResyncConfig(resync map[runtime.Object]time.Duration) FactoryOption {
 	// exercise:begin 16 The factory: one informer per type, started and waited for together
-	// exercise:hint InformerFor returns the informer already made for the object's type, or makes one with the type's resync period (custom or the default) and sets the factory's transform. StartWithContext runs every informer not started yet, each on its own goroutine, unless the factory is shutting down. WaitForCacheSync waits for every started informer's synced channel (or stop) and reports HasSynced per type. Shutdown stops Start from starting more and waits for every informer it started to return.
+	// exercise:hint InformerFor returns the informer already made for the object's type, or makes one with the type's resync period (custom or the default) and the factory's scope (namespace and ListOptions tweak), and sets the factory's transform. StartWithContext runs every informer not started yet, each on its own goroutine, unless the factory is shutting down. WaitForCacheSync waits for every started informer's synced channel (or stop) and reports HasSynced per type. Shutdown stops Start from starting more and waits for every informer it started to return.
 	// exercise:deeper Key informers by reflect.TypeOf(obj). WaitForCacheSync copies the started informers under the lock and waits without it, or a slow sync would block InformerFor. Shutdown does not stop anything: the caller cancels the context first. The package-level WaitForCacheSync polls every 100ms (wait.PollImmediateUntil) until every function reports synced or stop is closed.
 	// exercise:track deep
 	return func(f *SharedInformerFactory) {
@@ -47,6 +71,21 @@ func WithCustomResyncConfig(resync map[runtime.Object]time.Duration) FactoryOpti
 			f.customResync[reflect.TypeOf(obj)] = period
 		}
 	}
+	// exercise:end 16
+}
+
+// WithNamespace limits every informer the factory makes to one namespace.
+func WithNamespace(namespace string) FactoryOption {
+	// exercise:begin 16
+	return func(f *SharedInformerFactory) { f.scope.Namespace = namespace }
+	// exercise:end 16
+}
+
+// WithTweakListOptions changes the ListOptions of every LIST and WATCH
+// the factory's informers send: a label or field selector, usually.
+func WithTweakListOptions(tweak func(*metav1.ListOptions)) FactoryOption {
+	// exercise:begin 16
+	return func(f *SharedInformerFactory) { f.scope.Tweak = tweak }
 	// exercise:end 16
 }
 
@@ -89,7 +128,7 @@ func (f *SharedInformerFactory) InformerFor(obj runtime.Object, newFunc NewInfor
 	if !ok {
 		resync = f.defaultResync
 	}
-	informer := newFunc(resync)
+	informer := newFunc(resync, f.scope)
 	if f.transform != nil {
 		_ = informer.SetTransform(f.transform) // a fresh informer has not started
 	}

@@ -105,7 +105,7 @@ func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
 // returns, no goroutine of the test's bubble is left.
 func noGoroutineAfterShutdown(t *testing.T, im impl) {
 	synctest.Test(t, func(t *testing.T) {
-		f := im.NewFactory(time.Second)
+		f := im.NewFactory(time.Second, factoryOptions{})
 		pods, cms := newScriptedLW("pods"), newScriptedLW("configmaps")
 		p, _ := newObject("pods", "ns/a@5")
 		c, _ := newObject("configmaps", "ns/cm@6")

@@ -322,16 +322,7 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		}
 
 	case "set-transform":
-		out = append(out, result(needInformer().SetTransform(func(obj any) (any, error) {
-			if m, err := meta.Accessor(obj); err == nil {
-				l := map[string]string{"transformed": "yes"}
-				for k, v := range m.GetLabels() {
-					l[k] = v
-				}
-				m.SetLabels(l)
-			}
-			return obj, nil
-		})))
+		out = append(out, result(needInformer().SetTransform(addTransformedLabel)))
 
 	case "set-watch-error-handler":
 		out = append(out, result(needInformer().SetWatchErrorHandler(func(err error) {
@@ -386,8 +377,19 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		d.settle()
 
 	case "factory":
+		// factory [resync=D] [namespace=NS] [label-selector=S] [transform]
+		//         [custom-resync=KIND:D]
 		resync, _ := dur("resync")
-		f := d.im.NewFactory(resync)
+		opts := factoryOptions{Namespace: str("namespace"), LabelSelector: str("label-selector"), Transform: td.HasArg("transform")}
+		if c := str("custom-resync"); c != "" {
+			kind, period, _ := strings.Cut(c, ":")
+			v, err := time.ParseDuration(period)
+			if err != nil {
+				td.Fatalf(t, "custom-resync: %v", err)
+			}
+			opts.Resync = map[string]time.Duration{kind: v}
+		}
+		f := d.im.NewFactory(resync, opts)
 		d.fac = &f
 		d.facStop = make(chan struct{})
 		out = append(out, "ok")
@@ -404,6 +406,14 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		}
 		if d.inf == nil {
 			d.inf = &inf
+		}
+
+	case "requests":
+		// requests kind=K: the LISTs and WATCHes the server got for kind
+		// since the last look, with their namespace and selectors.
+		out = append(out, d.lw(str("kind")).takeRequests()...)
+		if len(out) == 0 {
+			out = append(out, "(none)")
 		}
 
 	case "factory-start":

@@ -9,6 +9,7 @@ import (
 	"sync"
 	"time"
 
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/util/wait"
 
@@ -16,8 +17,30 @@ import (
 )
 
 // NewInformerFunc builds the informer for one type, with the resync
-// period the factory chose for it.
-type NewInformerFunc func(resyncPeriod time.Duration) *SharedIndexInformer
+// period the factory chose for it and the scope its ListerWatcher must
+// list and watch in.
+type NewInformerFunc func(resyncPeriod time.Duration, scope ListScope) *SharedIndexInformer
+
+// ListScope is what every informer of a factory lists and watches: one
+// namespace ("" for all of them) and a tweak of the ListOptions of each
+// LIST and WATCH, for label and field selectors. The server does the
+// filtering; an informer caches only what it is sent. client-go's
+// generated informers read the same two settings from their factory; ours
+// is handed them, because the factory knows no clients.
+//
+// client-go: informers/factory.go (namespace, tweakListOptions), and the
+// generated informers/core/v1/pod.go (NewFilteredPodInformer)
+type ListScope struct {
+	Namespace string
+	Tweak     func(*metav1.ListOptions)
+}
+
+// Apply tweaks opts, when the scope has a tweak.
+func (s ListScope) Apply(opts *metav1.ListOptions) {
+	if s.Tweak != nil {
+		s.Tweak(opts)
+	}
+}
 
 // SharedInformerFactory hands out one informer per object type, however
 // many callers ask for it, so that ten controllers watching pods share one
@@ -28,6 +51,7 @@ type NewInformerFunc func(resyncPeriod time.Duration) *SharedIndexInformer
 type SharedInformerFactory struct {
 	mu            sync.Mutex
 	defaultResync time.Duration
+	scope         ListScope
 	customResync  map[reflect.Type]time.Duration
 	transform     TransformFunc
 	informers     map[reflect.Type]*SharedIndexInformer
@@ -48,6 +72,17 @@ func WithCustomResyncConfig(resync map[runtime.Object]time.Duration) FactoryOpti
 			f.customResync[reflect.TypeOf(obj)] = period
 		}
 	}
+}
+
+// WithNamespace limits every informer the factory makes to one namespace.
+func WithNamespace(namespace string) FactoryOption {
+	return func(f *SharedInformerFactory) { f.scope.Namespace = namespace }
+}
+
+// WithTweakListOptions changes the ListOptions of every LIST and WATCH
+// the factory's informers send: a label or field selector, usually.
+func WithTweakListOptions(tweak func(*metav1.ListOptions)) FactoryOption {
+	return func(f *SharedInformerFactory) { f.scope.Tweak = tweak }
 }
 
 // WithTransform sets the transform of every informer the factory makes.
@@ -84,7 +119,7 @@ func (f *SharedInformerFactory) InformerFor(obj runtime.Object, newFunc NewInfor
 	if !ok {
 		resync = f.defaultResync
 	}
-	informer := newFunc(resync)
+	informer := newFunc(resync, f.scope)
 	if f.transform != nil {
 		_ = informer.SetTransform(f.transform) // a fresh informer has not started
 	}

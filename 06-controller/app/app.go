@@ -28,8 +28,10 @@ import (
 
 // Options are the command's flags.
 type Options struct {
-	Kubeconfig                                string
-	Workers                                   int
+	Kubeconfig string
+	Workers    int
+	// Namespace, when set, is the only namespace the controller watches.
+	Namespace                                 string
 	LeaderElect                               bool
 	LeaseNamespace, LeaseName, Identity       string
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
@@ -105,7 +107,7 @@ func runController(ctx context.Context, kube kubernetes.Interface, walk versione
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(scheme, corev1.EventSource{Component: controller.Component})
 
-	w := ours.New(kube, walk, ours.Options{Resync: 30 * time.Second})
+	w := ours.New(kube, walk, ours.Options{Resync: 30 * time.Second, Namespace: opts.Namespace})
 	c := controller.New(controller.Config{
 		Rollouts:         w.Rollouts(),
 		Deployments:      w.Deployments(),

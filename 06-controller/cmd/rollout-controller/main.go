@@ -29,6 +29,7 @@ func main() {
 	var opts app.Options
 	flag.StringVar(&opts.Kubeconfig, "kubeconfig", os.Getenv("KUBECONFIG"), "path to a kubeconfig (default $KUBECONFIG, else in-cluster)")
 	flag.IntVar(&opts.Workers, "workers", 2, "how many keys to sync at once")
+	flag.StringVar(&opts.Namespace, "namespace", "", "watch and reconcile only this namespace (default: all)")
 	flag.BoolVar(&opts.LeaderElect, "leader-elect", false, "run only while holding the leader Lease, so several replicas can run with one active")
 	flag.StringVar(&opts.LeaseNamespace, "leader-elect-namespace", "default", "namespace of the leader Lease")
 	flag.StringVar(&opts.LeaseName, "leader-elect-name", "rollout-controller", "name of the leader Lease")

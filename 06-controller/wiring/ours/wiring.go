@@ -46,6 +46,10 @@ type Options struct {
 	// DeltaFIFO, one pop at a time) instead of today's (WatchList, atomic
 	// RealFIFO, batch pops).
 	Classic bool
+	// Namespace, when set, limits both informers to one namespace (chapter
+	// 04's WithNamespace): the controller then sees, and reconciles, only
+	// the Rollouts there.
+	Namespace string
 }
 
 // Handlers are the controller's informer handlers.
@@ -81,32 +85,48 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 	if w.trace == nil {
 		w.trace = func(string, string, string) {}
 	}
-	w.factory = processor.NewSharedInformerFactory(opts.Resync)
-	rolloutsLW := &clientListWatch{
-		client: walk,
-		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			return walk.WalkthroughV1alpha1().Rollouts(metav1.NamespaceAll).List(ctx, o)
-		},
-		watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			return walk.WalkthroughV1alpha1().Rollouts(metav1.NamespaceAll).Watch(ctx, o)
-		},
+	var factoryOpts []processor.FactoryOption
+	if opts.Namespace != "" {
+		factoryOpts = append(factoryOpts, processor.WithNamespace(opts.Namespace))
 	}
-	deploymentsLW := &clientListWatch{
-		client: kube,
-		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-			return kube.AppsV1().Deployments(metav1.NamespaceAll).List(ctx, o)
-		},
-		watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-			return kube.AppsV1().Deployments(metav1.NamespaceAll).Watch(ctx, o)
-		},
+	w.factory = processor.NewSharedInformerFactory(opts.Resync, factoryOpts...)
+	// Each ListerWatcher lists in the namespace of the factory's scope and
+	// tweaks every request's options with it, as a generated informer does.
+	rolloutsLW := func(scope processor.ListScope) *clientListWatch {
+		rollouts := walk.WalkthroughV1alpha1().Rollouts(scope.Namespace)
+		return &clientListWatch{
+			client: walk,
+			list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				scope.Apply(&o)
+				return rollouts.List(ctx, o)
+			},
+			watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+				scope.Apply(&o)
+				return rollouts.Watch(ctx, o)
+			},
+		}
+	}
+	deploymentsLW := func(scope processor.ListScope) *clientListWatch {
+		deployments := kube.AppsV1().Deployments(scope.Namespace)
+		return &clientListWatch{
+			client: kube,
+			list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+				scope.Apply(&o)
+				return deployments.List(ctx, o)
+			},
+			watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+				scope.Apply(&o)
+				return deployments.Watch(ctx, o)
+			},
+		}
 	}
 	path := processor.TodaysPath
 	if opts.Classic {
 		path = processor.ClassicPath
 	}
-	newInformer := func(resource string, lw *clientListWatch, example runtime.Object) processor.NewInformerFunc {
-		return func(resync time.Duration) *processor.SharedIndexInformer {
-			return processor.NewSharedIndexInformerWithOptions(lw, example, processor.SharedIndexInformerOptions{
+	newInformer := func(resource string, lw func(processor.ListScope) *clientListWatch, example runtime.Object) processor.NewInformerFunc {
+		return func(resync time.Duration, scope processor.ListScope) *processor.SharedIndexInformer {
+			return processor.NewSharedIndexInformerWithOptions(lw(scope), example, processor.SharedIndexInformerOptions{
 				ResyncPeriod: resync,
 				Indexers:     indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc},
 				Path:         path,

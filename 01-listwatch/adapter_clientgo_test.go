@@ -8,6 +8,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
@@ -43,6 +44,12 @@ func init() {
 				}
 				return describeEvent(string(typ), obj, err), err
 			}
+		},
+		DecodeObject: func(raw []byte, typed bool) (runtime.Object, error) {
+			if typed {
+				return runtime.Decode(scheme.Codecs.UniversalDeserializer(), raw)
+			}
+			return runtime.Decode(unstructured.UnstructuredJSONScheme, raw)
 		},
 		ListAll: func(ctx context.Context, srv *testserver.Server, pageSize int64) (string, int, error) {
 			pods := kubernetes.NewForConfigOrDie(srv.RESTConfig()).CoreV1().Pods("")

@@ -6,6 +6,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	ours "example.com/walkthrough/01-listwatch"
 	"example.com/walkthrough/01-listwatch/testserver"
@@ -35,6 +36,12 @@ func init() {
 				ev, err := dec.Next()
 				return describeEvent(string(ev.Type), ev.Object, err), err
 			}
+		},
+		DecodeObject: func(raw []byte, typed bool) (runtime.Object, error) {
+			if typed {
+				return ours.Typed[v1.Pod]("Pod").Decode(raw)
+			}
+			return ours.Unstructured().Decode(raw)
 		},
 		ListAll: func(ctx context.Context, srv *testserver.Server, pageSize int64) (string, int, error) {
 			list, _, err := ours.ListAll(ctx, podClient(srv), metav1.ListOptions{}, pageSize)

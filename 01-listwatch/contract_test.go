@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -15,6 +17,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"example.com/walkthrough/01-listwatch/testserver"
 	indexer "example.com/walkthrough/03-indexer"
@@ -46,6 +50,9 @@ type impl struct {
 	// NewFrameDecoder reads pod watch frames from r; next describes each
 	// event or error in the notation of describeEvent.
 	NewFrameDecoder func(r io.Reader) (next func() (string, error))
+	// DecodeObject decodes one object's JSON: as a pod when typed, else
+	// as unstructured (the dynamic client's way).
+	DecodeObject func(raw []byte, typed bool) (runtime.Object, error)
 	// ListAll lists every pod on srv (reached through client), pageSize at
 	// a time, and returns the list's resource version and item count.
 	ListAll func(ctx context.Context, srv *testserver.Server, pageSize int64) (rv string, n int, err error)
@@ -159,6 +166,26 @@ func describe(obj any) string {
 		key = m.GetNamespace() + "/" + key
 	}
 	return key + "@" + m.GetResourceVersion()
+}
+
+// describeDecoded writes a decoded object for the decode-object command:
+// its Go type and key, and for an unstructured object its apiVersion and
+// kind and each field of its spec with the Go type the number became.
+func describeDecoded(obj runtime.Object, err error) string {
+	if err != nil {
+		return "decode error"
+	}
+	line := fmt.Sprintf("%T %s", obj, describe(obj))
+	u, ok := obj.(*unstructured.Unstructured)
+	if !ok {
+		return line
+	}
+	line += " " + u.GetAPIVersion() + "/" + u.GetKind()
+	spec, _ := u.Object["spec"].(map[string]any)
+	for _, k := range slices.Sorted(maps.Keys(spec)) {
+		line += fmt.Sprintf(" %s=%v(%T)", k, spec[k], spec[k])
+	}
+	return line
 }
 
 // --- object notation -------------------------------------------------------

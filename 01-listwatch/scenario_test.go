@@ -203,6 +203,13 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 			}
 		}
 
+	case "decode-object":
+		// decode-object [unstructured]: each input line is one object's
+		// JSON, decoded alone: as a pod, or as unstructured.
+		for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
+			say("%s", describeDecoded(d.im.DecodeObject([]byte(line), !td.HasArg("unstructured"))))
+		}
+
 	case "list-all":
 		// list-all page-size=N: one whole LIST through the pager and the
 		// client, with no Reflector.

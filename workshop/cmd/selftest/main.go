@@ -314,7 +314,7 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	}
 	// A mutant may hang a test that runs in real time (an Example): a
 	// timeout fails it, which is a catch, if a slow one.
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-skip", "^TestE2E", ".")
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-vet=off", "-skip", "^TestE2E", ".")
 	if err != nil {
 		return err.Error()
 	}

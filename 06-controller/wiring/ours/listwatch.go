@@ -6,6 +6,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
+
+	processor "example.com/walkthrough/04-processor"
 )
 
 // clientListWatch lists and watches one resource through a typed
@@ -47,4 +49,29 @@ func (lw *clientListWatch) ListWithContext(ctx context.Context, opts metav1.List
 
 func (lw *clientListWatch) WatchWithContext(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error) {
 	return lw.watch(ctx, opts)
+}
+
+// namespacedClient is the list-and-watch half of a typed client for one
+// namespace, as clientset.AppsV1().Deployments(ns) is.
+type namespacedClient[L runtime.Object] interface {
+	List(ctx context.Context, opts metav1.ListOptions) (L, error)
+	Watch(ctx context.Context, opts metav1.ListOptions) (watch.Interface, error)
+}
+
+// scopedListWatch lists and watches through c, tweaking every request's
+// options with the factory's scope, as a generated informer does; c is
+// already in the scope's namespace. clientset answers whether it can
+// stream a list.
+func scopedListWatch[L runtime.Object](clientset any, c namespacedClient[L], scope processor.ListScope) *clientListWatch {
+	return &clientListWatch{
+		client: clientset,
+		list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
+			scope.Apply(&o)
+			return c.List(ctx, o)
+		},
+		watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
+			scope.Apply(&o)
+			return c.Watch(ctx, o)
+		},
+	}
 }

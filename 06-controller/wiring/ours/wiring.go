@@ -16,9 +16,7 @@ import (
 
 	"golang.org/x/time/rate"
 	appsv1 "k8s.io/api/apps/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
-	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 
 	indexer "example.com/walkthrough/03-indexer"
@@ -90,35 +88,11 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 		factoryOpts = append(factoryOpts, processor.WithNamespace(opts.Namespace))
 	}
 	w.factory = processor.NewSharedInformerFactory(opts.Resync, factoryOpts...)
-	// Each ListerWatcher lists in the namespace of the factory's scope and
-	// tweaks every request's options with it, as a generated informer does.
 	rolloutsLW := func(scope processor.ListScope) *clientListWatch {
-		rollouts := walk.WalkthroughV1alpha1().Rollouts(scope.Namespace)
-		return &clientListWatch{
-			client: walk,
-			list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				scope.Apply(&o)
-				return rollouts.List(ctx, o)
-			},
-			watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				scope.Apply(&o)
-				return rollouts.Watch(ctx, o)
-			},
-		}
+		return scopedListWatch(walk, walk.WalkthroughV1alpha1().Rollouts(scope.Namespace), scope)
 	}
 	deploymentsLW := func(scope processor.ListScope) *clientListWatch {
-		deployments := kube.AppsV1().Deployments(scope.Namespace)
-		return &clientListWatch{
-			client: kube,
-			list: func(ctx context.Context, o metav1.ListOptions) (runtime.Object, error) {
-				scope.Apply(&o)
-				return deployments.List(ctx, o)
-			},
-			watch: func(ctx context.Context, o metav1.ListOptions) (watch.Interface, error) {
-				scope.Apply(&o)
-				return deployments.Watch(ctx, o)
-			},
-		}
+		return scopedListWatch(kube, kube.AppsV1().Deployments(scope.Namespace), scope)
 	}
 	path := processor.TodaysPath
 	if opts.Classic {

@@ -10,6 +10,9 @@
 //
 //	go run ./06-controller/cmd/demo                       # embedded
 //	go run ./06-controller/cmd/demo -kubeconfig PATH      # a real cluster
+//	go run ./06-controller/cmd/demo -trace PATH           # also record each step with every component's state
+//	go run ./06-controller/cmd/demo -view web             # watch it in the browser (package viewer)
+//	go run ./06-controller/cmd/demo -view web -trace PATH # replay a recorded trace in the browser
 package main
 
 import (
@@ -19,6 +22,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"sort"
 	"strings"
 	"sync"
@@ -41,6 +45,7 @@ import (
 	"example.com/walkthrough/06-controller/fakeapi"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
+	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/ours"
 )
 
@@ -51,14 +56,119 @@ func main() {
 	pause = flag.Duration("pause", 300*time.Millisecond, "pause between steps, to read the trace as it goes")
 	simulate := flag.Bool("simulate-deployments", true, "play the Deployment controller (make Deployments report their replicas available); the embedded cluster and the local control plane have none")
 	mode := flag.String("mode", "today", `the informers' path: "today" (WatchList, atomic RealFIFO, batch pops) or "classic" (LIST then WATCH, DeltaFIFO, one pop at a time)`)
+	tracePath := flag.String("trace", "", "write every step, with what each component holds, to this file as JSON lines; with -view web, replay this file instead of running")
+	view := flag.String("view", "", `"web" serves the step-through viewer on -view-addr while the demo runs, and after it until Ctrl-C`)
+	viewAddr := flag.String("view-addr", "127.0.0.1:8089", "where -view web serves (loopback only)")
 	flag.Parse()
 	if *mode != "today" && *mode != "classic" {
-		fmt.Fprintf(os.Stderr, "demo: -mode is %q; use today or classic (make demo MODE=classic)\n", *mode)
-		os.Exit(2)
+		fail(2, fmt.Errorf("-mode is %q; use today or classic (make demo MODE=classic)", *mode))
 	}
-	if err := run(os.Stdout, *kubeconfig, *simulate, *mode == "classic"); err != nil {
-		fmt.Fprintln(os.Stderr, "demo:", err)
-		os.Exit(1)
+	if *view != "" && *view != "web" {
+		fail(2, fmt.Errorf("-view is %q; the one viewer is web (make demo VIEW=web)", *view))
+	}
+	if *view == "web" && *tracePath != "" {
+		fail(1, replay(*tracePath, *viewAddr))
+	}
+	var traceFile *os.File
+	if *tracePath != "" {
+		f, err := os.Create(*tracePath)
+		if err != nil {
+			fail(1, fmt.Errorf("trace: %w", err))
+		}
+		traceFile = f
+	}
+	var rec *viewer.Recorder
+	if traceFile != nil || *view == "web" {
+		if traceFile != nil {
+			rec = viewer.NewRecorder(traceFile)
+		} else {
+			rec = viewer.NewRecorder(nil)
+		}
+	}
+	var srv *viewer.Server
+	if *view == "web" {
+		var err error
+		if srv, err = viewer.Serve(*viewAddr, rec, repoRoot()); err != nil {
+			fail(1, err)
+		}
+		fmt.Printf("The step-through viewer is at %s (it follows the demo live).\n\n", srv.URL)
+	}
+	err := run(os.Stdout, *kubeconfig, *simulate, *mode == "classic", rec)
+	if rec != nil {
+		if cerr := rec.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("trace %s: %w", *tracePath, cerr)
+		}
+	}
+	if traceFile != nil {
+		if cerr := traceFile.Close(); cerr != nil && err == nil {
+			err = fmt.Errorf("trace %s: %w", *tracePath, cerr)
+		}
+		if err == nil {
+			fmt.Printf("\nThe trace is in %s: replay it with make demo VIEW=web TRACE=%s\n", *tracePath, *tracePath)
+		}
+	}
+	if err != nil {
+		fail(1, err)
+	}
+	if srv != nil {
+		fmt.Printf("\nThe story is over; the viewer stays at %s to step through it. Ctrl-C stops it.\n", srv.URL)
+		waitForInterrupt()
+		srv.Close()
+	}
+}
+
+func fail(code int, err error) {
+	if err == nil {
+		return
+	}
+	fmt.Fprintln(os.Stderr, "demo:", err)
+	os.Exit(code)
+}
+
+// replay serves a recorded trace in the viewer until Ctrl-C.
+func replay(path, addr string) error {
+	f, err := os.Open(path)
+	if err != nil {
+		return fmt.Errorf("trace: %w (record one with make demo TRACE=%s)", err, path)
+	}
+	defer f.Close()
+	rec, err := viewer.Replay(f)
+	if err != nil {
+		return fmt.Errorf("%s: %w", path, err)
+	}
+	srv, err := viewer.Serve(addr, rec, repoRoot())
+	if err != nil {
+		return err
+	}
+	defer srv.Close()
+	steps, _, _ := rec.Steps(0)
+	fmt.Printf("Replaying %s (%d steps) at %s. Ctrl-C stops it.\n", path, len(steps), srv.URL)
+	waitForInterrupt()
+	return nil
+}
+
+func waitForInterrupt() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	<-ctx.Done()
+}
+
+// repoRoot is the workshop's root, where the viewer's links to chapter
+// docs and files point, when the demo runs inside it (make demo does).
+func repoRoot() string {
+	dir, err := os.Getwd()
+	if err != nil {
+		return ""
+	}
+	for {
+		if _, err := os.Stat(dir + "/go.work"); err == nil {
+			return dir
+		}
+		parent := dir[:max(strings.LastIndex(dir, "/"), 0)]
+		if parent == "" || parent == dir {
+			return ""
+		}
+		dir = parent
 	}
 }
 
@@ -72,18 +182,23 @@ type world struct {
 	injectCo func() // makes the next status update conflict; nil on a real cluster
 }
 
-func run(out io.Writer, kubeconfig string, simulate, classic bool) error {
+// run tells the story. rec, when not nil, records every step with what
+// each component holds.
+func run(out io.Writer, kubeconfig string, simulate, classic bool, rec *viewer.Recorder) error {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	w, err := connect(ctx, kubeconfig)
 	if err != nil {
 		return err
 	}
-	p := newPrinter(out, w.ns)
+	p := newPrinter(out, w.ns, rec)
 	p.banner(w.where)
 
 	// The machinery: chapter 01–05 parts, traced at every stage.
 	wiring := ours.New(w.kube, w.walk, ours.Options{Trace: p.trace, Classic: classic})
+	if rec != nil {
+		rec.SetState(wiring.State)
+	}
 	c := controller.New(controller.Config{
 		Rollouts:         wiring.Rollouts(),
 		Deployments:      wiring.Deployments(),
@@ -341,6 +456,7 @@ func (r recorder) Eventf(obj runtime.Object, eventtype, reason, format string, a
 type printer struct {
 	mu      sync.Mutex
 	out     io.Writer
+	rec     *viewer.Recorder // nil: no viewer, no trace file
 	ns      string
 	start   time.Time
 	step    *stepStats
@@ -360,8 +476,8 @@ type stepStats struct {
 // stageOrder is the order of the columns in the summary.
 var stageOrder = []string{"reflector", "fifo", "indexer", "handler", "queue", "worker", "api", "event"}
 
-func newPrinter(out io.Writer, ns string) *printer {
-	return &printer{out: out, ns: ns, start: time.Now(), byStage: map[string]int{}}
+func newPrinter(out io.Writer, ns string, rec *viewer.Recorder) *printer {
+	return &printer{out: out, rec: rec, ns: ns, start: time.Now(), byStage: map[string]int{}}
 }
 
 func (p *printer) banner(where string) {
@@ -372,6 +488,9 @@ func (p *printer) banner(where string) {
 }
 
 func (p *printer) section(title string) {
+	if p.rec != nil {
+		p.rec.Section(title)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	n := len(p.steps) + 1
@@ -396,6 +515,11 @@ func (p *printer) done() {
 }
 
 func (p *printer) trace(stage, key, msg string) {
+	// The recorder snapshots every component: not under p.mu, which a
+	// goroutine holding a component's lock may be waiting for.
+	if p.rec != nil {
+		p.rec.Trace(stage, key, msg)
+	}
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	name := strings.TrimPrefix(key, p.ns+"/")

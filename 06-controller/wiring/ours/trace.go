@@ -15,10 +15,12 @@ import (
 // into the demo's trace lines: the Reflector's lists (a LIST, or the end
 // of a WatchList's initial events) and watch events, the FIFO's writes,
 // and each pop (or batch of pops) on its way into the Indexer and the
-// handlers.
-func newTracer(resource string, trace func(stage, key, message string)) *processor.Tracer {
+// handlers. It tells v, which keeps what the viewer shows of the
+// informer beyond its components' own state, before each line.
+func newTracer(resource string, v *informerView, trace func(stage, key, message string)) *processor.Tracer {
 	return &processor.Tracer{
 		Listed: func(items []runtime.Object, rv string) {
+			v.setPhase("watching")
 			trace(StageReflector, "", fmt.Sprintf("LIST %s: %d items at rv %s", resource, len(items), rv))
 		},
 		Watched: func(ev watch.Event) {
@@ -27,6 +29,7 @@ func newTracer(resource string, trace func(stage, key, message string)) *process
 			}
 			if ev.Type == watch.Bookmark {
 				if m, err := meta.Accessor(ev.Object); err == nil && m.GetAnnotations()[metav1.InitialEventsAnnotationKey] == "true" {
+					v.setPhase("watching")
 					trace(StageReflector, "", fmt.Sprintf("WatchList %s: initial events end at rv %s", resource, m.GetResourceVersion()))
 				}
 				return
@@ -36,6 +39,8 @@ func newTracer(resource string, trace func(stage, key, message string)) *process
 			}
 		},
 		Queued: func(d processor.Delta) {
+			v.queueing(d)
+			defer v.queued()
 			switch info := d.Object.(type) {
 			case processor.ReplacedAllInfo:
 				trace(StageFIFO, "", fmt.Sprintf("queue the list of %s: %d items", resource, len(info.Objects)))
@@ -46,6 +51,8 @@ func newTracer(resource string, trace func(stage, key, message string)) *process
 			}
 		},
 		Popped: func(deltas processor.Deltas, batch bool) {
+			v.popping(deltas)
+			defer v.popped()
 			if batch {
 				trace(StageIndexer, "", fmt.Sprintf("pop a batch of %d %s: store them all, then notify handlers", len(deltas), resource))
 			}

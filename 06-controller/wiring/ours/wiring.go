@@ -64,6 +64,9 @@ type Wiring struct {
 	deployments *processor.SharedIndexInformer
 	queue       workqueue.TypedRateLimitingInterface[string]
 	trace       func(stage, key, message string)
+	// views keep what the step-through viewer shows of each informer:
+	// rollouts, then deployments.
+	views []*informerView
 }
 
 // NewRateLimiter is the sample-controller's limiter, from chapter 05:
@@ -98,14 +101,22 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 	if opts.Classic {
 		path = processor.ClassicPath
 	}
+	phase := "listing (WatchList when the server streams)"
+	if opts.Classic {
+		phase = "listing"
+	}
 	newInformer := func(resource string, lw func(processor.ListScope) *clientListWatch, example runtime.Object) processor.NewInformerFunc {
 		return func(resync time.Duration, scope processor.ListScope) *processor.SharedIndexInformer {
-			return processor.NewSharedIndexInformerWithOptions(lw(scope), example, processor.SharedIndexInformerOptions{
+			v := &informerView{resource: resource, phase: phase, byKey: opts.Classic}
+			w.views = append(w.views, v)
+			v.informer = processor.NewSharedIndexInformerWithOptions(lw(scope), example, processor.SharedIndexInformerOptions{
 				ResyncPeriod: resync,
 				Indexers:     indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc},
 				Path:         path,
-				Tracer:       newTracer(resource, w.trace),
+				NewPipeline:  v.pipeline,
+				Tracer:       newTracer(resource, v, w.trace),
 			})
+			return v.informer
 		}
 	}
 	w.rollouts = w.factory.InformerFor(&v1alpha1.Rollout{}, newInformer("rollouts", rolloutsLW, &v1alpha1.Rollout{}))
@@ -136,32 +147,35 @@ func (w *Wiring) Synced() []func() bool {
 
 // AddHandlers registers the controller's handlers, each traced.
 func (w *Wiring) AddHandlers(h Handlers) error {
+	rollouts, deployments := w.views[0], w.views[1]
 	if _, err := w.rollouts.AddEventHandler(processor.ResourceEventHandlerFuncs{
-		AddFunc:    w.traced1("OnRolloutAdd", h.RolloutAdd),
-		UpdateFunc: w.traced2("OnRolloutUpdate", h.RolloutUpdate),
-		DeleteFunc: w.traced1("OnRolloutDelete", h.RolloutDelete),
+		AddFunc:    w.traced1(rollouts, "OnRolloutAdd", h.RolloutAdd),
+		UpdateFunc: w.traced2(rollouts, "OnRolloutUpdate", h.RolloutUpdate),
+		DeleteFunc: w.traced1(rollouts, "OnRolloutDelete", h.RolloutDelete),
 	}); err != nil {
 		return err
 	}
 	_, err := w.deployments.AddEventHandler(processor.ResourceEventHandlerFuncs{
-		AddFunc:    w.traced1("OnDeploymentAdd", h.DeploymentAdd),
-		UpdateFunc: w.traced2("OnDeploymentUpdate", h.DeploymentUpdate),
-		DeleteFunc: w.traced1("OnDeploymentDelete", h.DeploymentDelete),
+		AddFunc:    w.traced1(deployments, "OnDeploymentAdd", h.DeploymentAdd),
+		UpdateFunc: w.traced2(deployments, "OnDeploymentUpdate", h.DeploymentUpdate),
+		DeleteFunc: w.traced1(deployments, "OnDeploymentDelete", h.DeploymentDelete),
 	})
 	return err
 }
 
-func (w *Wiring) traced1(name string, f func(any)) func(any) {
+func (w *Wiring) traced1(v *informerView, name string, f func(any)) func(any) {
 	return func(obj any) {
 		k, _ := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
+		v.handled(k)
 		w.trace(StageHandler, k, name)
 		f(obj)
 	}
 }
 
-func (w *Wiring) traced2(name string, f func(any, any)) func(any, any) {
+func (w *Wiring) traced2(v *informerView, name string, f func(any, any)) func(any, any) {
 	return func(old, new any) {
 		k, _ := indexer.DeletionHandlingMetaNamespaceKeyFunc(new)
+		v.handled(k)
 		w.trace(StageHandler, k, name)
 		f(old, new)
 	}

@@ -1,0 +1,107 @@
+// Package viewer is the step-through viewer of chapter 06's demo: a trace
+// that records, at every step a change takes through the machinery, what
+// each component holds (state.go, recorder.go), and a page served on
+// 127.0.0.1 that draws it and steps through it, live or from a saved
+// trace (server.go, web/).
+//
+//	make demo VIEW=web                  # live
+//	make demo TRACE=/tmp/demo.jsonl     # record a trace
+//	make demo VIEW=web TRACE=/tmp/demo.jsonl   # replay it
+package viewer
+
+// Step is one line of a trace: one thing one component did, and what every
+// component held at that moment.
+type Step struct {
+	// Seq numbers the steps from 1.
+	Seq int `json:"seq"`
+	// At is the time since the demo started, in seconds.
+	At float64 `json:"at"`
+	// Section numbers the story's parts from 1 (0 before the first), and
+	// Title names the current one: "Scale web to 4 replicas".
+	Section int    `json:"section"`
+	Title   string `json:"title"`
+	// Stage is the component that acted: reflector, fifo, indexer,
+	// handler, queue, worker, api, event or cluster.
+	Stage   string `json:"stage"`
+	Key     string `json:"key,omitempty"`
+	Message string `json:"message"`
+	State   State  `json:"state"`
+}
+
+// State is what each component holds.
+type State struct {
+	// Informers has one entry per informer, in a fixed order.
+	Informers []Informer `json:"informers"`
+	Queue     Queue      `json:"queue"`
+	// API is what the controller wrote to the API server (writes and
+	// Events), newest last, at most the last MaxWrites.
+	API []string `json:"api"`
+}
+
+// MaxWrites is how many of the controller's writes a State keeps.
+const MaxWrites = 12
+
+// Informer is one informer's half of the pipeline.
+type Informer struct {
+	// Resource is the plural name: rollouts, deployments.
+	Resource  string    `json:"resource"`
+	Reflector Reflector `json:"reflector"`
+	// FIFO is what waits to be popped, oldest first.
+	FIFO []FIFOEntry `json:"fifo"`
+	// Indexer is the cache: every object, by key, and each index.
+	Indexer []Object `json:"indexer"`
+	Indexes []Index  `json:"indexes"`
+	// Handler is the notifications popped and not yet handed to the
+	// controller's handler (its listener's buffer), oldest first.
+	Handler []string `json:"handler"`
+}
+
+// Reflector is where the Reflector stands.
+type Reflector struct {
+	// Phase is "listing", "watching" and the like.
+	Phase string `json:"phase"`
+	// ResourceVersion is the last one the Reflector synced to.
+	ResourceVersion string `json:"resourceVersion"`
+}
+
+// FIFOEntry is a key and the deltas waiting under it ("Added 12").
+type FIFOEntry struct {
+	Key    string   `json:"key"`
+	Deltas []string `json:"deltas"`
+}
+
+// Object is one object in the cache.
+type Object struct {
+	Key             string `json:"key"`
+	ResourceVersion string `json:"resourceVersion"`
+}
+
+// Index is one index: each value and the keys filed under it.
+type Index struct {
+	Name   string       `json:"name"`
+	Values []IndexValue `json:"values"`
+}
+
+// IndexValue is one value of an index and its keys.
+type IndexValue struct {
+	Value string   `json:"value"`
+	Keys  []string `json:"keys"`
+}
+
+// Queue is the controller's workqueue. A key in Processing is held by a
+// worker: that is what the workers are doing.
+type Queue struct {
+	Queue      []string  `json:"queue"`
+	Dirty      []string  `json:"dirty"`
+	Processing []string  `json:"processing"`
+	Waiting    []Waiting `json:"waiting"`
+	// Requeues is each key's rate-limited retries, for keys with any.
+	Requeues map[string]int `json:"requeues,omitempty"`
+}
+
+// Waiting is a key held back by the rate limiter, and how long until it is
+// due, in milliseconds, when the step was recorded.
+type Waiting struct {
+	Key     string `json:"key"`
+	ReadyMS int64  `json:"readyInMs"`
+}

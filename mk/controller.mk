@@ -6,6 +6,12 @@
 #   make demo MODE=classic         the same with the classic informer (LIST+WATCH, DeltaFIFO, one pop at a time)
 #   make demo CLUSTER=local        the same on the local control plane (make cluster-up's)
 #   KUBECONFIG=path make demo      the same on any cluster (the Rollout CRD is applied first)
+#   make demo VIEW=web             the same, followed live in the step-through viewer (a page on 127.0.0.1)
+#   make demo TRACE=path           also record every step, with what each component holds, as JSON lines
+#   make demo VIEW=web TRACE=path  replay a recorded trace in the viewer
+#   make viewer-trace              re-record the viewer's test trace (06-controller/viewer/testdata)
+#   make stills                    redraw the viewer stills in the chapter docs (needs Chromium)
+#   make stills-check              fail when those stills are older than the trace or the page
 #   make generate                  regenerate 06-controller's API code with code-generator
 #   make generate-check            fail when the committed generated code is stale
 
@@ -20,8 +26,12 @@ CONTROLLER_DEMO := $(CONTROLLER_GO) run ./workshop/cmd/workshop demo -mode=$(MOD
 endif
 # CLUSTER=embedded forces the embedded default even when KUBECONFIG is set.
 CLUSTER ?=
+# VIEW=web serves the step-through viewer (VIEW_ADDR, default
+# 127.0.0.1:8089); TRACE=path records the trace, or with VIEW=web replays it.
+CONTROLLER_DEMO += $(if $(TRACE),-trace "$(abspath $(TRACE))") $(if $(VIEW),-view "$(VIEW)") $(if $(VIEW_ADDR),-view-addr "$(VIEW_ADDR)")
+CONTROLLER_TRACE := $(CONTROLLER_DIR)/viewer/testdata/demo.jsonl
 
-.PHONY: demo-run generate generate-check
+.PHONY: demo-run generate generate-check viewer-trace stills stills-check
 
 demo-run:
 ifeq ($(CLUSTER),local)
@@ -41,3 +51,13 @@ generate: ## Regenerate 06-controller's clientset, listers, informers and deepco
 
 generate-check: ## Fail when 06-controller's generated code is stale.
 	@$(CONTROLLER_DIR)/hack/update-codegen.sh --check
+
+viewer-trace: ## Re-record the step-through viewer's test trace from the demo on the embedded API server.
+	@$(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -pause 0 -trace "$(CURDIR)/$(CONTROLLER_TRACE)" >/dev/null
+	@echo "recorded $(CONTROLLER_TRACE): $$(wc -l < $(CONTROLLER_TRACE)) steps, $$(du -k $(CONTROLLER_TRACE) | cut -f1) KB; now make stills"
+
+stills: ## Redraw the viewer stills in the chapter docs from the recorded trace (needs Chromium).
+	@cd $(CONTROLLER_DIR) && $(CONTROLLER_GO) test -count=1 -run '^TestStills$$' ./viewer -args -write-stills
+
+stills-check:
+	@cd $(CONTROLLER_DIR) && $(CONTROLLER_GO) test -count=1 -run '^TestStillsFresh$$' ./viewer

@@ -181,7 +181,10 @@ function receive() {
     // trace opens at its first step.
     if (viewer.live && (atEnd || viewer.index < 0) && !viewer.timer) show(viewer.steps.length - 1);
     else if (!viewer.live && step.seq === start) show(start - 1);
-    else $("seq").textContent = (viewer.index + 1) + "/" + viewer.steps.length;
+    else {
+      $("seq").textContent = (viewer.index + 1) + "/" + viewer.steps.length;
+      $("slider").max = viewer.steps.length;
+    }
     status();
   };
   events.addEventListener("end", () => {

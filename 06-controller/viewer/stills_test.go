@@ -1,4 +1,4 @@
-package viewer
+package viewer_test
 
 import (
 	"crypto/sha256"
@@ -12,6 +12,9 @@ import (
 	"testing"
 
 	"github.com/chromedp/chromedp"
+
+	"example.com/walkthrough/06-controller/viewer"
+	"example.com/walkthrough/06-controller/viewer/browsertest"
 )
 
 var writeStills = flag.Bool("write-stills", false, "redraw the chapter docs' viewer stills (make stills)")
@@ -33,13 +36,13 @@ const (
 
 // stillStep is the step chapter's still shows: the first step of its
 // stage in stillsSection.
-func stillStep(steps []Step, stage string) (Step, error) {
+func stillStep(steps []viewer.Step, stage string) (viewer.Step, error) {
 	for _, s := range steps {
 		if s.Title == stillsSection && s.Stage == stage {
 			return s, nil
 		}
 	}
-	return Step{}, fmt.Errorf("the trace has no %s step in %q", stage, stillsSection)
+	return viewer.Step{}, fmt.Errorf("the trace has no %s step in %q", stage, stillsSection)
 }
 
 // stillsInputs hashes what the stills are drawn from: the recorded trace,
@@ -58,11 +61,11 @@ func stillsInputs(t testing.TB) string {
 		}
 		add(name, data)
 	}
-	err := fs.WalkDir(web, "web", func(path string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(os.DirFS("."), "web", func(path string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
-		data, err := web.ReadFile(path)
+		data, err := os.ReadFile(path)
 		add(path, data)
 		return err
 	})
@@ -98,7 +101,7 @@ func TestStills(t *testing.T) {
 		t.Skip("make stills draws them (-write-stills)")
 	}
 	srv, steps := serveTrace(t)
-	ctx := newBrowser(t, 1400, 700)
+	ctx := browsertest.New(t, 1400, 700)
 	if err := os.MkdirAll(stillsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}

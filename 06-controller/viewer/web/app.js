@@ -170,7 +170,11 @@ function receive() {
   const events = new EventSource("/events");
   // ?step=N opens the page at step N (the docs' stills use it).
   const start = Number(new URLSearchParams(location.search).get("step") || 1);
-  events.addEventListener("hello", (m) => { viewer.live = JSON.parse(m.data).live; status(); });
+  events.addEventListener("hello", (m) => {
+    viewer.live = JSON.parse(m.data).live;
+    viewer.wasLive = viewer.live;
+    status();
+  });
   events.onmessage = (m) => {
     const step = JSON.parse(m.data);
     const atEnd = viewer.index === viewer.steps.length - 1;

@@ -24,6 +24,7 @@ import (
 	"example.com/walkthrough/06-controller/crd"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
+	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/clientgo"
 	"example.com/walkthrough/06-controller/wiring/ours"
 	"example.com/walkthrough/workshop/cluster"
@@ -271,6 +272,9 @@ func TestE2ELeaderElection(t *testing.T) {
 	leading := map[string]bool{}
 	var changes []string
 	both := false
+	// Replica b also records the step-through viewer's trace, as
+	// rollout-controller -view does.
+	rec := map[string]*viewer.Recorder{"b": viewer.NewRecorder(nil)}
 	start := func(id string) (stop func()) {
 		rctx, rcancel := context.WithCancel(ctx)
 		done := make(chan struct{})
@@ -279,6 +283,7 @@ func TestE2ELeaderElection(t *testing.T) {
 			err := app.Run(rctx, cfg, app.Options{
 				Workers: 2, LeaderElect: true, LeaseNamespace: ns, LeaseName: "rollout-controller", Identity: id,
 				LeaseDuration: lease, RenewDeadline: 3 * time.Second, RetryPeriod: 500 * time.Millisecond,
+				Recorder: rec[id],
 				OnLeading: func(on bool) {
 					mu.Lock()
 					defer mu.Unlock()
@@ -365,4 +370,14 @@ func TestE2ELeaderElection(t *testing.T) {
 		t.Errorf("both replicas led at once: %v", changes)
 	}
 	t.Logf("leader %s stopped; hand-over in %s; %v", first, handover.Round(time.Millisecond), changes)
+	steps, _, _ := rec["b"].Steps(0)
+	synced := 0
+	for _, s := range steps {
+		if s.Stage == controller.StageWorker && s.Key == ns+"/web" && len(s.State.Informers) == 2 {
+			synced++
+		}
+	}
+	if synced == 0 {
+		t.Errorf("replica b led, but its viewer trace (%d steps) has no worker step for %s/web with both informers' state", len(steps), ns)
+	}
 }

@@ -23,6 +23,7 @@ import (
 	controller "example.com/walkthrough/06-controller"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
+	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/ours"
 )
 
@@ -37,6 +38,9 @@ type Options struct {
 	LeaseDuration, RenewDeadline, RetryPeriod time.Duration
 	// OnLeading, when set, hears when this replica starts and stops leading.
 	OnLeading func(leading bool)
+	// Recorder, when set, hears every step of every change, with what
+	// each component holds: the step-through viewer's trace (-view).
+	Recorder *viewer.Recorder
 }
 
 // Run runs the controller until ctx ends: at once, or, with LeaderElect,
@@ -107,7 +111,14 @@ func runController(ctx context.Context, kube kubernetes.Interface, walk versione
 	defer broadcaster.Shutdown()
 	recorder := broadcaster.NewRecorder(scheme, corev1.EventSource{Component: controller.Component})
 
-	w := ours.New(kube, walk, ours.Options{Resync: 30 * time.Second, Namespace: opts.Namespace})
+	var trace func(stage, key, message string)
+	if opts.Recorder != nil {
+		trace = opts.Recorder.Trace
+	}
+	w := ours.New(kube, walk, ours.Options{Resync: 30 * time.Second, Namespace: opts.Namespace, Trace: trace})
+	if opts.Recorder != nil {
+		opts.Recorder.SetState(w.State)
+	}
 	c := controller.New(controller.Config{
 		Rollouts:         w.Rollouts(),
 		Deployments:      w.Deployments(),
@@ -117,6 +128,7 @@ func runController(ctx context.Context, kube kubernetes.Interface, walk versione
 		Recorder:         recorder,
 		Synced:           w.Synced(),
 		Errorf:           func(format string, args ...any) { utilruntime.HandleError(fmt.Errorf(format, args...)) },
+		Trace:            trace,
 	})
 	if err := w.AddHandlers(ours.Handlers{
 		RolloutAdd: c.OnRolloutAdd, RolloutUpdate: c.OnRolloutUpdate, RolloutDelete: c.OnRolloutDelete,

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -109,4 +110,72 @@ func screenshotDir(t testing.TB) string {
 		t.Fatal(err)
 	}
 	return dir
+}
+
+// TestBrowserFollowAndJump checks the page's other ways to move: "next
+// step of" a component lands on that component's next step, and
+// following one object steps only through that object's steps and marks
+// it in every list.
+func TestBrowserFollowAndJump(t *testing.T) {
+	srv, steps := serveTrace(t)
+	ctx := browsertest.New(t, 1400, 900)
+	if err := browsertest.Load(ctx, srv.URL); err != nil {
+		t.Fatal(err)
+	}
+	at := func() viewer.Step {
+		t.Helper()
+		seq, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.step`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, s := range steps {
+			if fmt.Sprint(s.Seq) == seq {
+				return s
+			}
+		}
+		t.Fatalf("the page shows step %q, which the trace does not have", seq)
+		return viewer.Step{}
+	}
+	for _, stage := range []string{"fifo", "indexer", "handler", "queue", "worker", "api", "reflector"} {
+		from := at()
+		if err := chromedp.Do(ctx, chromedp.Click(`[data-jump="`+stage+`"]`)); err != nil {
+			t.Fatal(err)
+		}
+		want := from
+		for _, s := range steps[from.Seq:] {
+			if s.Stage == stage || stage == "api" && (s.Stage == "event" || s.Stage == "cluster") {
+				want = s
+				break
+			}
+		}
+		if got := at(); got.Seq != want.Seq {
+			t.Fatalf("from step %d, next step of %s went to step %d (%s), want %d (%s)", from.Seq, stage, got.Seq, got.Stage, want.Seq, want.Stage)
+		}
+	}
+
+	const key = "demo/web"
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const f = document.getElementById("follow");
+		f.value = "`+key+`"; f.dispatchEvent(new Event("change")); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	for range 20 {
+		if err := chromedp.Do(ctx, chromedp.Click("#forward")); err != nil {
+			t.Fatal(err)
+		}
+		if s := at(); s.Key != key {
+			t.Fatalf("following %s, forward went to step %d about %q", key, s.Seq, s.Key)
+		}
+	}
+	marked, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll("li.followed")].map((li) => li.textContent)`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, text := range marked {
+		if !strings.Contains(text, key) {
+			t.Errorf("following %s, the page marks %q", key, text)
+		}
+	}
+	if len(marked) == 0 {
+		t.Errorf("following %s, the page marks nothing at step %d", key, at().Seq)
+	}
 }

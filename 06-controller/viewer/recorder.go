@@ -17,6 +17,8 @@ type Recorder struct {
 	state func() State // nil until SetState
 
 	mu      sync.Mutex
+	keep    int // 0: every step; else only the newest keep
+	dropped int // steps let go of because of keep
 	start   time.Time
 	section int
 	title   string
@@ -36,6 +38,15 @@ func NewRecorder(out io.Writer) *Recorder {
 		r.out = bufio.NewWriter(out)
 	}
 	return r
+}
+
+// Keep makes the recorder hold only the newest n steps, for a controller
+// that runs for days (rollout-controller -view). Call it before the first
+// step.
+func (r *Recorder) Keep(n int) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.keep = n
 }
 
 // SetState sets where snapshots come from: the components exist only after
@@ -80,11 +91,16 @@ func (r *Recorder) Trace(stage, key, message string) {
 	}
 	s.API = append([]string{}, r.writes...)
 	step := Step{
-		Seq: len(r.steps) + 1, At: time.Since(r.start).Seconds(),
+		Seq: r.dropped + len(r.steps) + 1, At: time.Since(r.start).Seconds(),
 		Section: r.section, Title: r.title,
 		Stage: stage, Key: key, Message: message, State: s,
 	}
 	r.steps = append(r.steps, step)
+	if r.keep > 0 && len(r.steps) > r.keep {
+		n := len(r.steps) - r.keep
+		r.steps = append(r.steps[:0:0], r.steps[n:]...)
+		r.dropped += n
+	}
 	if r.out != nil && r.err == nil {
 		line, err := json.Marshal(step)
 		if err == nil {
@@ -111,11 +127,14 @@ func (r *Recorder) Close() error {
 	return r.err
 }
 
-// Steps returns the steps from index from on, whether the trace is
-// closed, and a channel that is closed when there is more to read.
-func (r *Recorder) Steps(from int) (steps []Step, closed bool, more <-chan struct{}) {
+// Steps returns the steps after the first seen ones (or the oldest
+// still held, when those are gone), whether the trace is closed, and a
+// channel that is closed when there is more to read. Read on from the
+// last step's Seq.
+func (r *Recorder) Steps(seen int) (steps []Step, closed bool, more <-chan struct{}) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	from := max(seen-r.dropped, 0)
 	if from < len(r.steps) {
 		steps = r.steps[from:len(r.steps):len(r.steps)]
 	}

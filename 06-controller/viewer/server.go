@@ -92,9 +92,9 @@ func streamSteps(w http.ResponseWriter, r *http.Request, rec *Recorder) {
 	// first).
 	_, closed, _ := rec.Steps(0)
 	fmt.Fprintf(w, "event: hello\ndata: {\"live\": %t}\n\n", !closed)
-	next := 0
+	seen := 0
 	for {
-		steps, closed, more := rec.Steps(next)
+		steps, closed, more := rec.Steps(seen)
 		for _, s := range steps {
 			line, err := json.Marshal(s)
 			if err != nil {
@@ -104,7 +104,9 @@ func streamSteps(w http.ResponseWriter, r *http.Request, rec *Recorder) {
 				return
 			}
 		}
-		next += len(steps)
+		if len(steps) > 0 {
+			seen = steps[len(steps)-1].Seq
+		}
 		if closed {
 			fmt.Fprint(w, "event: end\ndata: {}\n\n")
 			flusher.Flush()

@@ -4,7 +4,7 @@
 // --leader-elect, client-go's leader election on a Lease so that several
 // replicas can run and only one reconciles.
 //
-//	go run ./06-controller/cmd/rollout-controller -kubeconfig PATH [-leader-elect] [-workers 2]
+//	go run ./06-controller/cmd/rollout-controller -kubeconfig PATH [-leader-elect] [-workers 2] [-view 127.0.0.1:8089]
 //
 // Leader election is the one place this binary uses client-go's
 // tools/cache (inside tools/leaderelection); the controller's own reads
@@ -23,6 +23,7 @@ import (
 	"k8s.io/klog/v2"
 
 	"example.com/walkthrough/06-controller/app"
+	"example.com/walkthrough/06-controller/viewer"
 )
 
 func main() {
@@ -37,8 +38,19 @@ func main() {
 	flag.DurationVar(&opts.LeaseDuration, "lease-duration", 15*time.Second, "how long a leader's Lease lasts without renewal")
 	flag.DurationVar(&opts.RenewDeadline, "renew-deadline", 10*time.Second, "how long the leader keeps trying to renew before giving up")
 	flag.DurationVar(&opts.RetryPeriod, "retry-period", 2*time.Second, "how often candidates try to take or renew the Lease")
+	view := flag.String("view", "", "serve the step-through viewer on this loopback address (such as 127.0.0.1:8089), with the newest 5000 steps")
 	klog.InitFlags(nil)
 	flag.Parse()
+	if *view != "" {
+		opts.Recorder = viewer.NewRecorder(nil)
+		opts.Recorder.Keep(5000)
+		srv, err := viewer.Serve(*view, opts.Recorder, "")
+		if err != nil {
+			klog.Fatal(err)
+		}
+		defer srv.Close()
+		klog.Infof("the step-through viewer is at %s", srv.URL)
+	}
 
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()

@@ -22,6 +22,8 @@ const components = [
     doc: "docs/06-controller.md", file: "06-controller/sync.go" },
 ];
 
+const maxSteps = 5000;
+
 const viewer = {
   steps: [],     // every step received so far
   index: -1,     // the step on screen
@@ -125,7 +127,7 @@ function show(i) {
   viewer.index = Math.max(0, Math.min(i, viewer.steps.length - 1));
   const step = viewer.steps[viewer.index];
   $("title").textContent = step.section ? step.section + ". " + step.title : "Start";
-  $("seq").textContent = step.seq + "/" + viewer.steps.length;
+  $("seq").textContent = (viewer.index + 1) + "/" + viewer.steps.length;
   $("at").textContent = step.at.toFixed(3) + " s";
   $("stage").textContent = step.stage;
   $("key").textContent = step.key || "";
@@ -179,6 +181,12 @@ function receive() {
     const step = JSON.parse(m.data);
     const atEnd = viewer.index === viewer.steps.length - 1;
     viewer.steps.push(step);
+    // A controller that runs for days sends steps for days: keep the
+    // newest maxSteps.
+    if (viewer.steps.length > maxSteps) {
+      viewer.steps.shift();
+      viewer.index = Math.max(viewer.index - 1, 0);
+    }
     addFollowOption(step.key);
     // Live, the page keeps up with the newest step unless the user has
     // stepped back to look at an older one or is playing; a finished

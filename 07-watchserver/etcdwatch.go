@@ -22,6 +22,10 @@ import (
 type Event struct {
 	Type   watch.EventType
 	Object *corev1.ConfigMap
+	// Prev is a MODIFIED object's state before the change, as the cache
+	// held it, so a watcher with a selector can tell an object that left
+	// its selection (Selector.See). nil for other events.
+	Prev   *corev1.ConfigMap
 	Status *metav1.Status
 	RV     int64
 }

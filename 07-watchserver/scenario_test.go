@@ -22,6 +22,7 @@ import (
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
 
+	"example.com/walkthrough/workshop/cluster"
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -31,6 +32,17 @@ import (
 // without a cluster). No bubble: etcd runs on real time and sockets.
 func TestScenarios(t *testing.T) {
 	scenario.Run(t, scenarioImpls, scenario.Options{})
+}
+
+// TestE2EScenariosOnKubeAPIServer replays every scenario against the real
+// kube-apiserver and etcd of make e2e: the goldens were recorded there, so
+// this proves they still describe it (make golden CH=07 re-records them).
+func TestE2EScenariosOnKubeAPIServer(t *testing.T) {
+	cluster.Require(t)
+	if scenario.Rewriting() {
+		t.Skip("recording runs through TestScenarios (make golden CH=07)")
+	}
+	scenario.RunImpl(t, scenarioImpls, scenario.ClientGo, scenario.Options{})
 }
 
 // eventWait bounds how long a step waits for one event: generous, since
@@ -98,6 +110,14 @@ func (d *driver) object(cm *corev1.ConfigMap) string {
 	for _, k := range keys {
 		data = append(data, k+"="+cm.Data[k])
 	}
+	var labelList []string
+	for k, v := range cm.Labels {
+		labelList = append(labelList, k+"="+v)
+	}
+	sort.Strings(labelList)
+	if len(labelList) > 0 {
+		return fmt.Sprintf("%s [%s] {%s} rv=%s", cm.Name, strings.Join(labelList, ","), strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+	}
 	return fmt.Sprintf("%s {%s} rv=%s", cm.Name, strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
 }
 
@@ -126,9 +146,16 @@ func (d *driver) result(code int, body []byte) string {
 }
 
 // configMap builds a request body from name=... and key=value lines.
-func configMap(name, rv string, input string) []byte {
+func configMap(name, rv, labelList string, input string) []byte {
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Data: map[string]string{}}
+	if labelList != "" {
+		cm.Labels = map[string]string{}
+		for _, l := range strings.Split(labelList, ",") {
+			k, v, _ := strings.Cut(l, "=")
+			cm.Labels[k] = v
+		}
+	}
 	for _, line := range strings.Fields(input) {
 		k, v, _ := strings.Cut(line, "=")
 		cm.Data[k] = v
@@ -162,9 +189,9 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 	}
 	switch td.Cmd {
 	case "create":
-		return d.result(d.do("POST", d.target.Base, configMap(arg("name"), "", td.Input)))
+		return d.result(d.do("POST", d.target.Base, configMap(arg("name"), "", arg("labels"), td.Input)))
 	case "update":
-		return d.result(d.do("PUT", d.target.Base+"/"+arg("name"), configMap(arg("name"), d.norm.value(arg("rv")), td.Input)))
+		return d.result(d.do("PUT", d.target.Base+"/"+arg("name"), configMap(arg("name"), d.norm.value(arg("rv")), arg("labels"), td.Input)))
 	case "delete":
 		return d.result(d.do("DELETE", d.target.Base+"/"+arg("name"), nil))
 	case "get":
@@ -175,6 +202,7 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 			q.Set("resourceVersion", d.norm.value(arg("rv")))
 			d.serving()
 		}
+		selectors(q, arg)
 		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
 	case "compact":
 		d.target.Compact(t)
@@ -234,6 +262,7 @@ func (d *driver) watch(td *datadriven.TestData, id string) *openWatch {
 // Content-Type; the events are read by `events` and `end`.
 func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) string {
 	q := url.Values{"watch": {"true"}}
+	selectors(q, arg)
 	if td.HasArg("rv") {
 		q.Set("resourceVersion", d.norm.value(arg("rv")))
 	}
@@ -297,6 +326,17 @@ func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) str
 		}
 	}()
 	return fmt.Sprintf("200 %s", ct)
+}
+
+// selectors sets labelSelector and fieldSelector from the step's selector=
+// and fields= arguments (no spaces: app=web, app!=db, metadata.name=a).
+func selectors(q url.Values, arg func(string) string) {
+	if v := arg("selector"); v != "" {
+		q.Set("labelSelector", v)
+	}
+	if v := arg("fields"); v != "" {
+		q.Set("fieldSelector", v)
+	}
 }
 
 type decoded struct {

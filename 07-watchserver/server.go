@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -234,17 +235,22 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, err)
 		return
 	}
-	if !watching {
-		s.list(w, r, ns, rv)
+	sel, err := ParseSelector(q)
+	if err != nil {
+		writeError(w, r, err)
 		return
 	}
-	s.serveWatch(w, r, ns, rv, sendInitial)
+	if !watching {
+		s.list(w, r, ns, rv, sel)
+		return
+	}
+	s.serveWatch(w, r, ns, rv, sendInitial, sel)
 	// exercise:end 2
 }
 
 // serveWatch opens a watch on the cache and streams it: media type, timeout,
 // the cache's watcher, then the WatchServer.
-func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool) {
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool, sel Selector) {
 	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
 	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
 	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer) and watchTimeout.
@@ -264,7 +270,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	defer cancel()
 	watcher, err := s.Cache.Watch(ctx, WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
-		AllowBookmarks: q.Get("allowWatchBookmarks") == "true",
+		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
 	})
 	if err != nil {
 		writeError(w, r, err)
@@ -275,8 +281,8 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 }
 
 // list serves resourceVersion=0 from the cache and everything else from
-// etcd (a consistent read).
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
+// etcd (a consistent read), keeping only what sel selects.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, sel Selector) {
 	// exercise:begin 2
 	var list *corev1.ConfigMapList
 	var err error
@@ -289,6 +295,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string) {
 		writeError(w, r, err)
 		return
 	}
+	list.Items = slices.DeleteFunc(list.Items, func(cm corev1.ConfigMap) bool { return !sel.Matches(&cm) })
 	writeObject(w, r, http.StatusOK, list)
 	// exercise:end 2
 }

@@ -22,6 +22,7 @@ type WatchOptions struct {
 	ResourceVersion   string // "", "0" or a revision
 	SendInitialEvents *bool  // nil: not given
 	AllowBookmarks    bool
+	Selector          Selector // labelSelector and fieldSelector
 }
 
 // Watcher is one client's watch: events until the channel closes.
@@ -45,6 +46,7 @@ type cacheWatcher struct {
 	cache    *Cache
 
 	namespace      string
+	selector       Selector
 	allowBookmarks bool
 	// startRV: only events newer than this are forwarded; the initial
 	// events (replay or snapshot) cover everything up to it.
@@ -104,6 +106,8 @@ func (w *cacheWatcher) process() {
 				}
 				ev.Object = bookmarkObject(ev.RV, false)
 			} else if w.namespace != "" && ev.Object.Namespace != w.namespace {
+				continue
+			} else if ev, ok = w.selector.See(ev); !ok {
 				continue
 			}
 			if !send(ev) {
@@ -224,7 +228,9 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 	if sendInitial {
 		start = c.rv
 		for _, cm := range c.sortedLocked(opts.Namespace) {
-			initial = append(initial, Event{Type: watch.Added, Object: cm, RV: c.rv})
+			if opts.Selector.Matches(cm) {
+				initial = append(initial, Event{Type: watch.Added, Object: cm, RV: c.rv})
+			}
 		}
 		if opts.AllowBookmarks {
 			initial = append(initial, Event{Type: watch.Bookmark, Object: bookmarkObject(c.rv, true), RV: c.rv})
@@ -239,7 +245,10 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 		}
 		for i := range c.ringLen {
 			ev := c.ring[(c.ringStart+i)%len(c.ring)]
-			if ev.RV > requested && (opts.Namespace == "" || ev.Object.Namespace == opts.Namespace) {
+			if ev.RV <= requested || opts.Namespace != "" && ev.Object.Namespace != opts.Namespace {
+				continue
+			}
+			if ev, ok := opts.Selector.See(ev); ok {
 				initial = append(initial, ev)
 			}
 		}
@@ -266,6 +275,7 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) 
 		done:           make(chan struct{}),
 		cache:          c,
 		namespace:      opts.Namespace,
+		selector:       opts.Selector,
 		allowBookmarks: opts.AllowBookmarks,
 		startRV:        start,
 		initial:        initial,

@@ -198,6 +198,9 @@ func (c *Cache) advance(rv int64) {
 func (c *Cache) processEvent(ev Event) {
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
+	if ev.Type == watch.Modified {
+		ev.Prev = c.state[key]
+	}
 	if ev.Type == watch.Deleted {
 		delete(c.state, key)
 	} else {

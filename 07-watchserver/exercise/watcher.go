@@ -24,6 +24,7 @@ type WatchOptions struct {
 	ResourceVersion   string // "", "0" or a revision
 	SendInitialEvents *bool  // nil: not given
 	AllowBookmarks    bool
+	Selector          Selector // labelSelector and fieldSelector
 }
 
 // Watcher is one client's watch: events until the channel closes.
@@ -47,6 +48,7 @@ type cacheWatcher struct {
 	cache    *Cache
 
 	namespace      string
+	selector       Selector
 	allowBookmarks bool
 	// startRV: only events newer than this are forwarded; the initial
 	// events (replay or snapshot) cover everything up to it.
@@ -100,6 +102,8 @@ func (w *cacheWatcher) process() {
 				}
 				ev.Object = bookmarkObject(ev.RV, false)
 			} else if w.namespace != "" && ev.Object.Namespace != w.namespace {
+				continue
+			} else if ev, ok = w.selector.See(ev); !ok {
 				continue
 			}
 			if !send(ev) {

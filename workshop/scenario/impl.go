@@ -56,6 +56,10 @@ func Selected() (string, error) {
 	return name, nil
 }
 
+// Rewriting reports whether datadriven's -rewrite flag is set: this run
+// records goldens.
+func Rewriting() bool { return rewriting() }
+
 // rewriting reports whether datadriven's -rewrite flag is set.
 func rewriting() bool {
 	f := flag.Lookup("rewrite")

@@ -1,6 +1,7 @@
 // Command benchratio reads `go test -bench` output on standard input and
-// prints, for every benchmark run as .../ours and .../client-go, the two
-// times and their ratio (ours ÷ client-go: below 1 is faster). With
+// prints, for every benchmark run as .../ours and .../client-go (or
+// .../kube-apiserver: chapter 07's upstream is the server), the two times
+// and their ratio (ours ÷ upstream: below 1 is faster). With
 // -count=N it uses the median of each side's N runs.
 //
 //	go test -bench . ./03-indexer | go run ./workshop/cmd/benchratio
@@ -43,10 +44,13 @@ func main() {
 		}
 		results[base][side] = append(results[base][side], parse(fields))
 	}
-	fmt.Printf("%-52s %12s %12s %7s %7s\n", "benchmark", "ours", "client-go", "time", "allocs")
+	fmt.Printf("%-52s %12s %12s %7s %7s\n", "benchmark", "ours", "upstream", "time", "allocs")
 	for _, base := range order {
 		o, okO := median(results[base]["ours"])
 		c, okC := median(results[base]["client-go"])
+		if !okC {
+			c, okC = median(results[base]["kube-apiserver"])
+		}
 		if !okO || !okC {
 			continue
 		}
@@ -70,7 +74,7 @@ func cut(name string) (base, side string, ok bool) {
 		return "", "", false
 	}
 	side = name[i+1:]
-	return name[:i], side, side == "ours" || side == "client-go"
+	return name[:i], side, side == "ours" || side == "client-go" || side == "kube-apiserver"
 }
 
 func parse(fields []string) result {

@@ -30,13 +30,17 @@ func init() {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tlsConfig, err := rest.TLSConfigFor(cfg)
+		if err != nil {
+			t.Fatal(err)
+		}
 		// Idle keep-alive connections (HTTP/2 read loops) would outlive the
 		// test and fail the leak check.
 		t.Cleanup(func() { utilnet.CloseIdleConnectionsFor(hc.Transport) })
 		ns := cluster.Namespace(t, cs.CoreV1())
 		etcd := cluster.RequireEtcd(t)
 		return target{
-			Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc,
+			Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc, TLS: tlsConfig,
 			Compact: func(t testing.TB) {
 				_, err := cluster.CompactEtcd(context.Background(), etcd)
 				// It talks to etcd through the default client: its idle

@@ -1,6 +1,7 @@
 package watchserver_test
 
 import (
+	"crypto/tls"
 	"net/http"
 	"slices"
 	"testing"
@@ -18,6 +19,9 @@ type target struct {
 	Base string
 	// HTTP sends the requests (it carries the real cluster's credentials).
 	HTTP *http.Client
+	// TLS is what a WebSocket dial needs to reach the server: the real
+	// cluster's CA and client certificate; nil over plain HTTP.
+	TLS *tls.Config
 	// Serving starts whatever must run before watches and cached lists
 	// (ours starts its watch cache lazily, so the storage scenarios need
 	// no watch-cache exercise); nil when nothing needs starting.

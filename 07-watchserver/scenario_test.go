@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"net/http"
@@ -21,6 +22,8 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes/scheme"
 	restclientwatch "k8s.io/client-go/rest/watch"
+
+	"golang.org/x/net/websocket"
 
 	"example.com/walkthrough/workshop/cluster"
 	"example.com/walkthrough/workshop/scenario"
@@ -258,7 +261,7 @@ func (d *driver) watch(td *datadriven.TestData, id string) *openWatch {
 }
 
 // openWatch starts a watch: watch id=w [rv=r1|0] [bookmarks] [initial=true|false]
-// [timeout=N] [format=json|protobuf] [accept=TYPE]. It prints the status and
+// [timeout=N] [format=json|protobuf] [accept=TYPE] [ws: over a WebSocket]. It prints the status and
 // Content-Type; the events are read by `events` and `end`.
 func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) string {
 	q := url.Values{"watch": {"true"}}
@@ -284,6 +287,9 @@ func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) str
 	}
 	if v := arg("accept"); v != "" {
 		accept = v
+	}
+	if td.HasArg("ws") {
+		return d.openWebSocket(arg("id"), d.target.Base+"?"+q.Encode(), accept, arg("format") == "protobuf")
 	}
 	req, err := http.NewRequestWithContext(context.Background(), "GET", d.target.Base+"?"+q.Encode(), nil)
 	if err != nil {
@@ -337,6 +343,66 @@ func selectors(q url.Values, arg func(string) string) {
 	if v := arg("fields"); v != "" {
 		q.Set("fieldSelector", v)
 	}
+}
+
+// openWebSocket starts a watch over a WebSocket (watch id=w ws ...): each
+// message is one event, decoded as a client does it, the outer
+// WatchEvent first (JSON text or raw protobuf), then the object inside.
+func (d *driver) openWebSocket(id, url, accept string, protobuf bool) string {
+	url = "ws" + strings.TrimPrefix(url, "http")
+	config, err := websocket.NewConfig(url, "http://localhost/")
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	config.TlsConfig = d.target.TLS
+	config.Header.Set("Accept", accept)
+	conn, err := websocket.DialConfig(config)
+	if err != nil {
+		var derr *websocket.DialError
+		if errors.As(err, &derr) {
+			err = derr.Err
+		}
+		return "websocket refused: " + err.Error()
+	}
+	w := &openWatch{raw: make(chan decoded, 1000), body: conn}
+	d.watches[id] = w
+	go func() {
+		defer close(w.raw)
+		for {
+			var msg []byte
+			if err := websocket.Message.Receive(conn, &msg); err != nil {
+				if err != io.EOF && !strings.Contains(err.Error(), "closed") {
+					w.raw <- decoded{err: err}
+				}
+				return
+			}
+			w.raw <- decodeMessage(msg, protobuf)
+		}
+	}()
+	if protobuf {
+		return "101 websocket (binary messages)"
+	}
+	return "101 websocket (text messages)"
+}
+
+// decodeMessage decodes one WebSocket message: a WatchEvent around an
+// object, with no framing.
+func decodeMessage(msg []byte, protobuf bool) decoded {
+	var we metav1.WatchEvent
+	var err error
+	if protobuf {
+		err = we.Unmarshal(msg)
+	} else {
+		err = json.Unmarshal(msg, &we)
+	}
+	if err != nil {
+		return decoded{err: fmt.Errorf("message of %d bytes: %w", len(msg), err)}
+	}
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(we.Object.Raw, nil, nil)
+	if err != nil {
+		return decoded{err: err}
+	}
+	return decoded{typ: watch.EventType(we.Type), obj: obj}
 }
 
 type decoded struct {

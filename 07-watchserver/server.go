@@ -2,7 +2,9 @@ package watchserver
 
 import (
 	"context"
+	"golang.org/x/net/websocket"
 	"io"
+	"k8s.io/apimachinery/pkg/util/httpstream/wsstream"
 	"net/http"
 	"slices"
 	"strconv"
@@ -276,7 +278,13 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 		writeError(w, r, err)
 		return
 	}
-	(&WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}).ServeHTTP(w, r.WithContext(ctx))
+	ws := &WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}
+	if wsstream.IsWebSocketRequest(r) {
+		w.Header().Set("Content-Type", watchMediaType(protobuf))
+		websocket.Handler(ws.ServeWebSocket).ServeHTTP(w, r.WithContext(ctx))
+		return
+	}
+	ws.ServeHTTP(w, r.WithContext(ctx))
 	// exercise:end 10
 }
 

@@ -30,11 +30,7 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "unable to start watch - can't get http.Flusher", http.StatusInternalServerError)
 		return
 	}
-	if s.Protobuf {
-		w.Header().Set("Content-Type", mediaProtobuf+";stream=watch")
-	} else {
-		w.Header().Set("Content-Type", mediaJSON)
-	}
+	w.Header().Set("Content-Type", watchMediaType(s.Protobuf))
 	w.Header().Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
@@ -73,4 +69,14 @@ func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
 	}
 	return time.Duration(float64(min) * (1 + rand.Float64()))
 	// exercise:end 10
+}
+
+// watchMediaType is a watch's Content-Type: plain JSON (newline-delimited
+// events need no parameter), or protobuf with ;stream=watch (its frames
+// are length-prefixed, unlike a single protobuf object).
+func watchMediaType(protobuf bool) string {
+	if protobuf {
+		return mediaProtobuf + ";stream=watch"
+	}
+	return mediaJSON
 }

@@ -5,6 +5,8 @@ package watchserver
 
 import (
 	"context"
+	"golang.org/x/net/websocket"
+	"k8s.io/apimachinery/pkg/util/httpstream/wsstream"
 	"net/http"
 	"strconv"
 	"strings"
@@ -170,7 +172,13 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 		writeError(w, r, err)
 		return
 	}
-	(&WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}).ServeHTTP(w, r.WithContext(ctx))
+	ws := &WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}
+	if wsstream.IsWebSocketRequest(r) {
+		w.Header().Set("Content-Type", watchMediaType(protobuf))
+		websocket.Handler(ws.ServeWebSocket).ServeHTTP(w, r.WithContext(ctx))
+		return
+	}
+	ws.ServeHTTP(w, r.WithContext(ctx))
 }
 
 // list serves resourceVersion=0 from the cache and everything else from

@@ -34,11 +34,7 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 		http.Error(w, "unable to start watch - can't get http.Flusher", http.StatusInternalServerError)
 		return
 	}
-	if s.Protobuf {
-		w.Header().Set("Content-Type", mediaProtobuf+";stream=watch")
-	} else {
-		w.Header().Set("Content-Type", mediaJSON)
-	}
+	w.Header().Set("Content-Type", watchMediaType(s.Protobuf))
 	w.Header().Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
@@ -74,6 +70,16 @@ func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
 		return time.Duration(timeoutSeconds) * time.Second
 	}
 	return time.Duration(float64(min) * (1 + rand.Float64()))
+}
+
+// watchMediaType is a watch's Content-Type: plain JSON (newline-delimited
+// events need no parameter), or protobuf with ;stream=watch (its frames
+// are length-prefixed, unlike a single protobuf object).
+func watchMediaType(protobuf bool) string {
+	if protobuf {
+		return mediaProtobuf + ";stream=watch"
+	}
+	return mediaJSON
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

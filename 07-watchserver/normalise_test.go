@@ -3,6 +3,7 @@ package watchserver_test
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strconv"
 )
 
@@ -18,6 +19,10 @@ import (
 //     on a busy etcd is newer than the last ConfigMap write: printed as
 //     "latest" when it is at least every revision seen so far, else as
 //     "STALE" (a bug either side).
+//     A later page of a paged list keeps its first page's revision: it is
+//     printed "page-of-N", N counting the collections printed "latest".
+//   - continue tokens hold a revision and a key, and are opaque: printed
+//     as c1, c2, ... in order of appearance, and sent back as the real one.
 //   - the annotated BOOKMARK's revision is the cache's at the snapshot,
 //     which follows etcd's (progress notifications), not ours alone: it is
 //     printed as "latest" in the same way.
@@ -29,9 +34,12 @@ import (
 //   - UIDs, creationTimestamps, managedFields and the namespace name are
 //     never printed.
 type normaliser struct {
-	labels map[string]string // real rv → r1...
-	values map[string]string // r1... → real rv
+	labels map[string]string // real rv → r1..., continue token → c1...
+	values map[string]string // r1..., c1... → the real value
 	newest int64
+	lists  []string // the collection revisions printed "latest", in order
+	rvs    int      // revisions labelled so far
+	tokens int      // continue tokens labelled so far
 }
 
 func newNormaliser() *normaliser {
@@ -46,7 +54,8 @@ func (n *normaliser) label(rv string) string {
 	if l, ok := n.labels[rv]; ok {
 		return l
 	}
-	l := fmt.Sprintf("r%d", len(n.labels)+1)
+	n.rvs++
+	l := fmt.Sprintf("r%d", n.rvs)
 	n.labels[rv], n.values[l] = l, rv
 	if v, err := strconv.ParseInt(rv, 10, 64); err == nil && v > n.newest {
 		n.newest = v
@@ -61,13 +70,29 @@ func (n *normaliser) collection(rv string) string {
 	case err != nil:
 		return "invalid(" + rv + ")"
 	case v >= n.newest:
+		if !slices.Contains(n.lists, rv) {
+			n.lists = append(n.lists, rv)
+		}
 		return "latest"
+	case slices.Contains(n.lists, rv):
+		return fmt.Sprintf("page-of-%d", slices.Index(n.lists, rv)+1)
 	default:
 		return "STALE"
 	}
 }
 
-// value is the real revision behind a label; anything else passes through
+// token names a continue token.
+func (n *normaliser) token(t string) string {
+	if l, ok := n.labels[t]; ok {
+		return l
+	}
+	n.tokens++
+	l := fmt.Sprintf("c%d", n.tokens)
+	n.labels[t], n.values[l] = l, t
+	return l
+}
+
+// value is the real revision or token behind a label; anything else passes through
 // ("0", "").
 func (n *normaliser) value(label string) string {
 	if v, ok := n.values[label]; ok {

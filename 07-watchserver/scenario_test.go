@@ -135,11 +135,22 @@ func (d *driver) result(code int, body []byte) string {
 		if o.Status == metav1.StatusSuccess {
 			return fmt.Sprintf("%d Success", code)
 		}
-		return fmt.Sprintf("%d %s: %s", code, o.Reason, d.norm.message(o.Message))
+		out := fmt.Sprintf("%d %s: %s", code, o.Reason, d.norm.message(o.Message))
+		if o.Continue != "" {
+			out += "\n  continue=" + d.norm.token(o.Continue)
+		}
+		return out
 	case *corev1.ConfigMap:
 		return fmt.Sprintf("%d %s", code, d.object(o))
 	case *corev1.ConfigMapList:
-		out := []string{fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))}
+		head := fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))
+		if o.Continue != "" {
+			head += " continue=" + d.norm.token(o.Continue)
+		}
+		if o.RemainingItemCount != nil {
+			head += fmt.Sprintf(" remaining=%d", *o.RemainingItemCount)
+		}
+		out := []string{head}
 		for i := range o.Items {
 			out = append(out, "  "+d.object(&o.Items[i]))
 		}
@@ -206,6 +217,12 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 			d.serving()
 		}
 		selectors(q, arg)
+		if v := arg("limit"); v != "" {
+			q.Set("limit", v)
+		}
+		if v := arg("continue"); v != "" {
+			q.Set("continue", d.norm.value(v))
+		}
 		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
 	case "compact":
 		d.target.Compact(t)

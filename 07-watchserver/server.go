@@ -2,6 +2,7 @@ package watchserver
 
 import (
 	"context"
+	"fmt"
 	"golang.org/x/net/websocket"
 	"io"
 	"k8s.io/apimachinery/pkg/util/httpstream/wsstream"
@@ -243,7 +244,14 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	if !watching {
-		s.list(w, r, ns, rv, sel)
+		page := PageOptions{Continue: q.Get("continue"), Selector: sel}
+		if v := q.Get("limit"); v != "" {
+			if page.Limit, err = strconv.ParseInt(v, 10, 64); err != nil {
+				writeError(w, r, apierrors.NewBadRequest(fmt.Sprintf("limit: %q is not a number", v)))
+				return
+			}
+		}
+		s.list(w, r, ns, rv, page)
 		return
 	}
 	s.serveWatch(w, r, ns, rv, sendInitial, sel)
@@ -289,21 +297,29 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 }
 
 // list serves resourceVersion=0 from the cache and everything else from
-// etcd (a consistent read), keeping only what sel selects.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, sel Selector) {
+// etcd (a consistent read, in pages when the client asks), keeping only
+// what the selector selects. A continue token carries its own revision,
+// so a resourceVersion beside it is refused.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, page PageOptions) {
 	// exercise:begin 2
+	if page.Continue != "" && rv != "" && rv != "0" {
+		writeError(w, r, apierrors.NewBadRequest("specifying resource version is not allowed when using continue"))
+		return
+	}
 	var list *corev1.ConfigMapList
 	var err error
-	if rv == "0" {
+	if rv == "0" && page.Continue == "" {
 		list, err = s.Cache.List(ns)
+		if err == nil {
+			list.Items = slices.DeleteFunc(list.Items, func(cm corev1.ConfigMap) bool { return !page.Selector.Matches(&cm) })
+		}
 	} else {
-		list, err = s.Storage.List(r.Context(), ns)
+		list, err = s.Storage.List(r.Context(), ns, page)
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	list.Items = slices.DeleteFunc(list.Items, func(cm corev1.ConfigMap) bool { return !sel.Matches(&cm) })
 	writeObject(w, r, http.StatusOK, list)
 	// exercise:end 2
 }

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -173,28 +172,6 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 			return cur, nil
 		}
 	}
-	// exercise:end 2
-}
-
-// List reads every ConfigMap of namespace ("" for all) at one revision.
-// The list's resourceVersion is that revision (the response header's),
-// not the largest ModRevision among the items: a watch from it must not
-// miss a write to some other key that landed in between.
-func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMapList, error) {
-	// exercise:begin 2
-	resp, err := s.client.Get(ctx, keyPrefix(namespace), clientv3.WithPrefix())
-	if err != nil {
-		return nil, apierrors.NewInternalError(err)
-	}
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(resp.Header.Revision, 10)}}
-	for _, kv := range resp.Kvs {
-		cm, err := decodeStored(kv.Value, kv.ModRevision)
-		if err != nil {
-			return nil, apierrors.NewInternalError(fmt.Errorf("key %s: %w", kv.Key, err))
-		}
-		list.Items = append(list.Items, *cm)
-	}
-	return list, nil
 	// exercise:end 2
 }
 

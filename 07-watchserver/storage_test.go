@@ -56,7 +56,7 @@ func TestStorageCreateUpdateDeleteList(t *testing.T) {
 	if _, err := st.Create(ctx, cm("other", "x", "1")); err != nil {
 		t.Fatal(err)
 	}
-	list, err := st.List(ctx, "ns")
+	list, err := st.List(ctx, "ns", ws.PageOptions{})
 	if err != nil || len(list.Items) != 1 || list.ResourceVersion != "4" {
 		t.Fatalf("list ns: want one item at rv 4, got %+v %v", list, err)
 	}

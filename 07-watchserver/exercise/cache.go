@@ -122,7 +122,7 @@ func (c *Cache) Run(ctx context.Context) {
 
 // runOnce is one list-then-watch cycle.
 func (c *Cache) runOnce(ctx context.Context) error {
-	list, err := c.storage.List(ctx, "")
+	list, err := c.storage.List(ctx, "", PageOptions{})
 	if err != nil {
 		return err
 	}

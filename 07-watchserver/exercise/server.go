@@ -182,8 +182,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 }
 
 // list serves resourceVersion=0 from the cache and everything else from
-// etcd (a consistent read), keeping only what sel selects.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, sel Selector) {
+// etcd (a consistent read, in pages when the client asks), keeping only
+// what the selector selects. A continue token carries its own revision,
+// so a resourceVersion beside it is refused.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, page PageOptions) {
 	// Exercise 2, continued.
 	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
 	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))

@@ -90,16 +90,6 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
-// List reads every ConfigMap of namespace ("" for all) at one revision.
-// The list's resourceVersion is that revision (the response header's),
-// not the largest ModRevision among the items: a watch from it must not
-// miss a write to some other key that landed in between.
-func (s *Storage) List(ctx context.Context, namespace string) (*corev1.ConfigMapList, error) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
-}
-
 // Compact drops etcd's history up to the current revision and returns it.
 // kube-apiserver compacts every 5 minutes; our tests call this instead.
 func (s *Storage) Compact(ctx context.Context) (int64, error) {

@@ -134,7 +134,9 @@ func encodeContinue(key, prefix string, rv int64) string {
 // and the revision to read at. A token that is not one of ours is a 400.
 func decodeContinue(token, prefix string) (key string, rv int64, err error) {
 	// exercise:begin 12
-	invalid := func(why string) error { return apierrors.NewBadRequest("continue key is not valid: " + why) }
+	invalid := func(why string) error {
+		return apierrors.NewBadRequest("invalid continue token: continue key is not valid: " + why)
+	}
 	b, err := base64.RawURLEncoding.DecodeString(token)
 	if err != nil {
 		return "", 0, invalid(err.Error())

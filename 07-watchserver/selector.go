@@ -46,7 +46,7 @@ func ParseSelector(q url.Values) (Selector, error) {
 	if v := q.Get("labelSelector"); v != "" {
 		sel, err := labels.Parse(v)
 		if err != nil {
-			return Selector{}, apierrors.NewBadRequest(fmt.Sprintf("unable to parse requirement: %v", err))
+			return Selector{}, apierrors.NewBadRequest(err.Error())
 		}
 		s.Labels = sel
 	}

@@ -1,12 +1,19 @@
 package watchserver_test
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"net/http"
 	"testing"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	utilnet "k8s.io/apimachinery/pkg/util/net"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/kubernetes/scheme"
 	"k8s.io/client-go/rest"
 
 	"example.com/walkthrough/workshop/cluster"
@@ -41,6 +48,7 @@ func init() {
 		etcd := cluster.RequireEtcd(t)
 		return target{
 			Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc, TLS: tlsConfig,
+			Frame: apimachineryFrame,
 			Compact: func(t testing.TB) {
 				_, err := cluster.CompactEtcd(context.Background(), etcd)
 				// It talks to etcd through the default client: its idle
@@ -52,4 +60,27 @@ func init() {
 			},
 		}
 	}})
+}
+
+// apimachineryFrame encodes a watch event as kube-apiserver's WatchServer
+// does: the object with the media type's serializer, then a
+// metav1.WatchEvent around it with the stream serializer, through the
+// stream's framer (newline-delimited JSON, length-prefixed protobuf).
+func apimachineryFrame(typ watch.EventType, obj runtime.Object, protobuf bool) ([]byte, error) {
+	mediaType := runtime.ContentTypeJSON
+	if protobuf {
+		mediaType = runtime.ContentTypeProtobuf
+	}
+	info, ok := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaType)
+	if !ok || info.StreamSerializer == nil {
+		return nil, fmt.Errorf("no stream serializer for %s", mediaType)
+	}
+	embedded, err := runtime.Encode(scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion), obj)
+	if err != nil {
+		return nil, err
+	}
+	var buf bytes.Buffer
+	outer := scheme.Codecs.EncoderForVersion(info.StreamSerializer.Serializer, corev1.SchemeGroupVersion)
+	err = outer.Encode(&metav1.WatchEvent{Type: string(typ), Object: runtime.RawExtension{Raw: embedded}}, info.StreamSerializer.Framer.NewFrameWriter(&buf))
+	return buf.Bytes(), err
 }

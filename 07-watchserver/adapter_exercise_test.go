@@ -12,6 +12,11 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
 	ours "example.com/walkthrough/07-watchserver/exercise"
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -65,6 +70,16 @@ func init() {
 			},
 			Base: h.URL + "/api/v1/namespaces/ns/configmaps",
 			HTTP: h.Client(),
+			Frame: func(typ watch.EventType, obj runtime.Object, protobuf bool) ([]byte, error) {
+				ev := ours.Event{Type: typ}
+				switch o := obj.(type) {
+				case *corev1.ConfigMap:
+					ev.Object = o
+				case *metav1.Status:
+					ev.Status = o
+				}
+				return ours.EncodeFrame(ev, protobuf)
+			},
 			Serving: func(t testing.TB) {
 				once.Do(func() {
 					started = true

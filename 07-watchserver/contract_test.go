@@ -6,6 +6,9 @@ import (
 	"slices"
 	"testing"
 
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -26,6 +29,11 @@ type target struct {
 	// (ours starts its watch cache lazily, so the storage scenarios need
 	// no watch-cache exercise); nil when nothing needs starting.
 	Serving func(t testing.TB)
+	// Frame encodes one watch event as a frame of the stream (JSON line or
+	// length-prefixed protobuf): ours is EncodeFrame, the recording side
+	// apimachinery's own encoders and framers, as kube-apiserver uses them.
+	// obj is a *corev1.ConfigMap or, for ERROR, a *metav1.Status.
+	Frame func(typ watch.EventType, obj runtime.Object, protobuf bool) ([]byte, error)
 	// Compact compacts etcd at its current revision.
 	Compact func(t testing.TB)
 	// Panicked returns a panic the server's handler raised (an unfinished

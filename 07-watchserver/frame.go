@@ -9,9 +9,11 @@ import (
 	"k8s.io/apimachinery/pkg/runtime"
 )
 
-// encodeFrame is one event as it goes on the wire. Two encoders are at
+// EncodeFrame is one event as it goes on the wire. Two encoders are at
 // work: the embedded object (ConfigMap or Status) in the stream's media
-// type, then the outer metav1.WatchEvent around it.
+// type, then the outer metav1.WatchEvent around it. (Exported so the
+// frames scenario can hold it, byte for byte, against apimachinery's own
+// encoders and framers.)
 //
 //   - JSON: one WatchEvent object and "\n": newline-delimited JSON;
 //   - protobuf: a 4-byte big-endian length, then the raw protobuf
@@ -20,7 +22,7 @@ import (
 //
 // kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
 // (WatchServer.HandleHTTP), apimachinery's json and protobuf framers.
-func encodeFrame(ev Event, protobuf bool) ([]byte, error) {
+func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	// exercise:begin 9 Frame one event: JSON lines or length-prefixed protobuf
 	// exercise:hint Encode the object (ev.Status for ERROR, else ev.Object) with jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object: runtime.RawExtension{Raw: ...}}, then frame it.
 	// exercise:deeper JSON: json.Marshal the WatchEvent and append '\n'. Protobuf: WatchEvent.Marshal(), then binary.BigEndian.PutUint32 its length in front.

@@ -90,7 +90,7 @@ func FuzzWireFormats(f *testing.F) {
 		for _, mt := range []string{mediaJSON, mediaProtobuf} {
 			var stream bytes.Buffer
 			for range 2 {
-				frame, err := encodeFrame(ev, mt == mediaProtobuf)
+				frame, err := EncodeFrame(ev, mt == mediaProtobuf)
 				if err != nil {
 					t.Fatalf("%s: encoding: %v", mt, err)
 				}

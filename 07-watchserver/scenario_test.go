@@ -10,6 +10,7 @@ import (
 	"net/http"
 	"net/url"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -224,6 +225,8 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 			q.Set("continue", d.norm.value(v))
 		}
 		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
+	case "frame":
+		return d.frame(td, arg)
 	case "compact":
 		d.target.Compact(t)
 		return "ok"
@@ -349,6 +352,49 @@ func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) str
 		}
 	}()
 	return fmt.Sprintf("200 %s", ct)
+}
+
+// frame encodes one event with the target's encoder, no server involved:
+// frame type=ADDED|MODIFIED|DELETED|BOOKMARK|ERROR [name=a] [rv=7]
+// [format=protobuf] [code=410], with the object's data as input lines. A
+// JSON frame prints quoted, a protobuf one as hex, 32 bytes a line.
+func (d *driver) frame(td *datadriven.TestData, arg func(string) string) string {
+	if d.target.Frame == nil {
+		td.Fatalf(d.t, "this target cannot encode frames")
+	}
+	typ := watch.EventType(arg("type"))
+	var obj runtime.Object
+	if typ == watch.Error {
+		code, _ := strconv.Atoi(arg("code"))
+		obj = &metav1.Status{Status: metav1.StatusFailure, Code: int32(code),
+			Reason: metav1.StatusReasonExpired, Message: "too old resource version: 1 (2)"}
+	} else {
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: arg("name"), ResourceVersion: arg("rv")}}
+		if cm.Name != "" {
+			cm.Namespace = "ns"
+			cm.Data = map[string]string{}
+			for _, line := range strings.Fields(td.Input) {
+				k, v, _ := strings.Cut(line, "=")
+				cm.Data[k] = v
+			}
+		}
+		obj = cm
+	}
+	protobuf := arg("format") == "protobuf"
+	b, err := d.target.Frame(typ, obj, protobuf)
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	if !protobuf {
+		return strconv.Quote(string(b)) // quoted: the frame's closing newline shows
+	}
+	var lines []string
+	for len(b) > 0 {
+		n := min(32, len(b))
+		lines = append(lines, fmt.Sprintf("%x", b[:n]))
+		b = b[n:]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // selectors sets labelSelector and fieldSelector from the step's selector=

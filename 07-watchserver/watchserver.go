@@ -46,7 +46,7 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			if !ok {
 				return
 			}
-			frame, err := encodeFrame(ev, s.Protobuf)
+			frame, err := EncodeFrame(ev, s.Protobuf)
 			if err != nil {
 				return
 			}

@@ -38,7 +38,7 @@ func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 			if !ok {
 				return
 			}
-			frame, err := encodeFrame(ev, s.Protobuf)
+			frame, err := EncodeFrame(ev, s.Protobuf)
 			if err != nil {
 				return
 			}

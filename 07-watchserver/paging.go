@@ -42,20 +42,17 @@ type continueToken struct {
 // token a 410 hands out when the list's own revision was compacted.
 const latestRV = -1
 
-// List reads one page of namespace from etcd: every object when Limit is
-// 0, else up to Limit of them, with a continue token and (without a
-// selector) the number of objects left when there are more. A first page
-// is read at etcd's current revision, every next page at the revision in
-// its token. With a selector, etcd is read in batches of Limit until the
-// page is full or the range ends. The list's resourceVersion is that
-// revision (the response header's), not the largest ModRevision among the
-// items: a watch from it must not miss a write to some other key that
-// landed in between.
+// listPage reads one page of namespace from etcd: up to Limit objects,
+// with a continue token and (without a selector) the number of objects
+// left when there are more. A first page is read at etcd's current
+// revision, every next page at the revision in its token. With a
+// selector, etcd is read in batches of Limit until the page is full or the
+// range ends.
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
-func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// exercise:begin 12 Pages: limit, continue and one revision for the whole list
-	// exercise:hint Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
+	// exercise:hint Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
 	// exercise:deeper With a selector a batch can match fewer than Limit objects: read the next batch from the last key + "\x00" while resp.More. A compacted revision (rpctypes.ErrCompacted) is a 410: with a token, continueExpired hands a new token at latestRV; without one, a plain 410. Any other etcd error is a 500.
 	prefix := keyPrefix(namespace)
 	from, rev := prefix, int64(0)

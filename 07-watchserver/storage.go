@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"strconv"
 	"strings"
 	"time"
@@ -172,6 +173,36 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 			return cur, nil
 		}
 	}
+	// exercise:end 2
+}
+
+// List reads namespace ("" for all) at one revision, every object the
+// selector selects, or one page of them when opts asks for pages
+// (listPage). The list's resourceVersion is that revision (the response
+// header's), not the largest ModRevision among the items: a watch from it
+// must not miss a write to some other key that landed in between.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+	if opts.Limit > 0 || opts.Continue != "" {
+		return s.listPage(ctx, namespace, opts)
+	}
+	// exercise:begin 2
+	resp, err := s.client.Get(ctx, keyPrefix(namespace), clientv3.WithPrefix())
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(resp.Header.Revision, 10)}}
+	for _, kv := range resp.Kvs {
+		cm, err := decodeStored(kv.Value, kv.ModRevision)
+		if err != nil {
+			return nil, apierrors.NewInternalError(fmt.Errorf("key %s: %w", kv.Key, err))
+		}
+		if opts.Selector.Matches(cm) {
+			list.Items = append(list.Items, *cm)
+		}
+	}
+	return list, nil
 	// exercise:end 2
 }
 

@@ -37,35 +37,32 @@ type continueToken struct {
 // token a 410 hands out when the list's own revision was compacted.
 const latestRV = -1
 
-// List reads one page of namespace from etcd: every object when Limit is
-// 0, else up to Limit of them, with a continue token and (without a
-// selector) the number of objects left when there are more. A first page
-// is read at etcd's current revision, every next page at the revision in
-// its token. With a selector, etcd is read in batches of Limit until the
-// page is full or the range ends. The list's resourceVersion is that
-// revision (the response header's), not the largest ModRevision among the
-// items: a watch from it must not miss a write to some other key that
-// landed in between.
+// listPage reads one page of namespace from etcd: up to Limit objects,
+// with a continue token and (without a selector) the number of objects
+// left when there are more. A first page is read at etcd's current
+// revision, every next page at the revision in its token. With a
+// selector, etcd is read in batches of Limit until the page is full or the
+// range ends.
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
-func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// Exercise 12: Pages: limit, continue and one revision for the whole list.
-	// Hint: Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
+	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
 }
 
 func encodeContinue(key, prefix string, rv int64) string {
 	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
+	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
 }
 
 // decodeContinue reads a token back: the key to start from (under prefix)
 // and the revision to read at. A token that is not one of ours is a 400.
 func decodeContinue(token, prefix string) (key string, rv int64, err error) {
 	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
+	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
 }
 
 // continueExpired is the 410 for a page whose list's revision etcd has
@@ -74,8 +71,8 @@ func decodeContinue(token, prefix string) (key string, rv int64, err error) {
 // no longer one consistent snapshot.
 func continueExpired(from, prefix string) error {
 	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key and revision decodeContinue reads from the token (it must stay inside the namespace's range). Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
+	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

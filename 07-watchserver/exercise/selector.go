@@ -68,6 +68,9 @@ func ParseSelector(q url.Values) (Selector, error) {
 
 // Matches reports whether cm is selected.
 func (s Selector) Matches(cm *corev1.ConfigMap) bool {
+	if s.Empty() {
+		return true
+	}
 	if s.Labels != nil && !s.Labels.Matches(labels.Set(cm.Labels)) {
 		return false
 	}
@@ -85,6 +88,9 @@ func (s Selector) Empty() bool {
 // See returns ev as a watcher with this selector sees it, and false when
 // it sees nothing of it.
 func (s Selector) See(ev Event) (Event, bool) {
+	if s.Empty() {
+		return ev, true
+	}
 	switch ev.Type {
 	case watch.Added, watch.Deleted:
 		return ev, s.Matches(ev.Object)

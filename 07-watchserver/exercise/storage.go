@@ -90,6 +90,22 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
 }
 
+// List reads namespace ("" for all) at one revision, every object the
+// selector selects, or one page of them when opts asks for pages
+// (listPage). The list's resourceVersion is that revision (the response
+// header's), not the largest ModRevision among the items: a watch from it
+// must not miss a write to some other key that landed in between.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+	if opts.Limit > 0 || opts.Continue != "" {
+		return s.listPage(ctx, namespace, opts)
+	}
+	// Exercise 2, continued.
+	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+}
+
 // Compact drops etcd's history up to the current revision and returns it.
 // kube-apiserver compacts every 5 minutes; our tests call this instead.
 func (s *Storage) Compact(ctx context.Context) (int64, error) {

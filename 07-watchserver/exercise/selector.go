@@ -43,6 +43,9 @@ var configMapFields = []string{"metadata.name", "metadata.namespace"}
 // selector that does not parse, or a field ConfigMaps do not have, is a
 // 400 Bad Request.
 func ParseSelector(q url.Values) (Selector, error) {
+	if q.Get("labelSelector") == "" && q.Get("fieldSelector") == "" {
+		return Selector{}, nil
+	}
 	var s Selector
 	if v := q.Get("labelSelector"); v != "" {
 		sel, err := labels.Parse(v)

@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"net/http"
+	"strconv"
 	"testing"
+	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -49,6 +52,9 @@ func init() {
 		return target{
 			Base: cfg.Host + "/api/v1/namespaces/" + ns + "/configmaps", HTTP: hc, TLS: tlsConfig,
 			Frame: apimachineryFrame,
+			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {
+				return watchRealEtcd(t, etcd, "/registry/configmaps/"+ns+"/", rv)
+			},
 			Compact: func(t testing.TB) {
 				_, err := cluster.CompactEtcd(context.Background(), etcd)
 				// It talks to etcd through the default client: its idle
@@ -83,4 +89,45 @@ func apimachineryFrame(typ watch.EventType, obj runtime.Object, protobuf bool) (
 	outer := scheme.Codecs.EncoderForVersion(info.StreamSerializer.Serializer, corev1.SchemeGroupVersion)
 	err = outer.Encode(&metav1.WatchEvent{Type: string(typ), Object: runtime.RawExtension{Raw: embedded}}, info.StreamSerializer.Framer.NewFrameWriter(&buf))
 	return buf.Bytes(), err
+}
+
+// watchRealEtcd watches the real cluster's etcd under prefix with a plain
+// etcd client: what etcd itself reports, each value (kube-apiserver's
+// "k8s\x00" protobuf) decoded with apimachinery and given the event's
+// revision. etcd says PUT or DELETE; a PUT whose key was just created
+// (clientv3's IsCreate) is an ADDED, any other PUT a MODIFIED, and a DELETE
+// carries the previous value (WithPrevKV).
+func watchRealEtcd(t testing.TB, endpoint, prefix string, rv int64) (chan decoded, func()) {
+	client, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	out := make(chan decoded, 100)
+	decode := func(value []byte, rev int64) runtime.Object {
+		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
+		if err != nil {
+			return &metav1.Status{Message: err.Error()}
+		}
+		obj.(metav1.Object).SetResourceVersion(strconv.FormatInt(rev, 10))
+		return obj
+	}
+	go func() {
+		defer close(out)
+		defer client.Close()
+		for resp := range client.Watch(ctx, prefix, clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV()) {
+			for _, e := range resp.Events {
+				rev := e.Kv.ModRevision
+				switch {
+				case e.Type == clientv3.EventTypeDelete:
+					out <- decoded{typ: watch.Deleted, obj: decode(e.PrevKv.Value, rev)}
+				case e.IsCreate():
+					out <- decoded{typ: watch.Added, obj: decode(e.Kv.Value, rev)}
+				default:
+					out <- decoded{typ: watch.Modified, obj: decode(e.Kv.Value, rev)}
+				}
+			}
+		}
+	}()
+	return out, cancel
 }

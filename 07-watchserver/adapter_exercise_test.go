@@ -70,6 +70,25 @@ func init() {
 			},
 			Base: h.URL + "/api/v1/namespaces/ns/configmaps",
 			HTTP: h.Client(),
+			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {
+				ctx, cancel := context.WithCancel(context.Background())
+				in := ours.WatchEtcd(ctx, e.Client, rv)
+				out := make(chan decoded, 100)
+				go func() {
+					defer close(out)
+					for ev := range in {
+						var obj runtime.Object = ev.Object
+						if ev.Status != nil {
+							obj = ev.Status
+						}
+						if ev.Type == watch.Bookmark {
+							continue // etcd's progress notifications: timing, not content
+						}
+						out <- decoded{typ: ev.Type, obj: obj}
+					}
+				}()
+				return out, cancel
+			},
 			Frame: func(typ watch.EventType, obj runtime.Object, protobuf bool) ([]byte, error) {
 				ev := ours.Event{Type: typ}
 				switch o := obj.(type) {

@@ -34,6 +34,12 @@ type target struct {
 	// apimachinery's own encoders and framers, as kube-apiserver uses them.
 	// obj is a *corev1.ConfigMap or, for ERROR, a *metav1.Status.
 	Frame func(typ watch.EventType, obj runtime.Object, protobuf bool) ([]byte, error)
+	// WatchEtcd watches etcd itself, below any API server, from revision
+	// rv+1: ours is WatchEtcd on the embedded etcd; the recording side is a
+	// plain etcd client on the real cluster's etcd, reading the scenario's
+	// namespace, each value decoded with apimachinery. Each event comes out
+	// as the type and object a client would see.
+	WatchEtcd func(t testing.TB, rv int64) (events chan decoded, stop func())
 	// Compact compacts etcd at its current revision.
 	Compact func(t testing.TB)
 	// Panicked returns a panic the server's handler raised (an unfinished

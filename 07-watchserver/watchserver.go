@@ -34,11 +34,27 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
+	s.stream(req.Context().Done(), func(frame []byte) error {
+		if _, err := w.Write(frame); err != nil {
+			return err
+		}
+		flusher.Flush()
+		return nil
+	})
+	// exercise:end 10
+}
+
+// stream sends each of the watcher's events as a frame through send until
+// the watcher's channel closes, the timeout fires, send fails or gone is
+// closed (the client left). Both transports run it: a chunked HTTP
+// response and a WebSocket.
+func (s *WatchServer) stream(gone <-chan struct{}, send func(frame []byte) error) {
+	// exercise:begin 10
 	timer := time.NewTimer(s.Timeout)
 	defer timer.Stop()
 	for {
 		select {
-		case <-req.Context().Done():
+		case <-gone:
 			return
 		case <-timer.C:
 			return
@@ -50,10 +66,9 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 			if err != nil {
 				return
 			}
-			if _, err := w.Write(frame); err != nil {
+			if err := send(frame); err != nil {
 				return
 			}
-			flusher.Flush()
 		}
 	}
 	// exercise:end 10

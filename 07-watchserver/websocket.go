@@ -2,7 +2,6 @@ package watchserver
 
 import (
 	"io"
-	"time"
 
 	"golang.org/x/net/websocket"
 )
@@ -26,31 +25,11 @@ func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 		io.Copy(io.Discard, ws) // until the client closes, or we do
 		close(gone)
 	}()
-	timer := time.NewTimer(s.Timeout)
-	defer timer.Stop()
-	for {
-		select {
-		case <-gone:
-			return
-		case <-timer.C:
-			return
-		case ev, ok := <-s.Watcher.ResultChan():
-			if !ok {
-				return
-			}
-			frame, err := EncodeFrame(ev, s.Protobuf)
-			if err != nil {
-				return
-			}
-			if s.Protobuf {
-				err = websocket.Message.Send(ws, frame[4:])
-			} else {
-				err = websocket.Message.Send(ws, string(frame))
-			}
-			if err != nil {
-				return
-			}
+	s.stream(gone, func(frame []byte) error {
+		if s.Protobuf {
+			return websocket.Message.Send(ws, frame[4:])
 		}
-	}
+		return websocket.Message.Send(ws, string(frame))
+	})
 	// exercise:end 10
 }

@@ -5,7 +5,6 @@ package watchserver
 
 import (
 	"io"
-	"time"
 
 	"golang.org/x/net/websocket"
 
@@ -30,32 +29,12 @@ func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 		io.Copy(io.Discard, ws) // until the client closes, or we do
 		close(gone)
 	}()
-	timer := time.NewTimer(s.Timeout)
-	defer timer.Stop()
-	for {
-		select {
-		case <-gone:
-			return
-		case <-timer.C:
-			return
-		case ev, ok := <-s.Watcher.ResultChan():
-			if !ok {
-				return
-			}
-			frame, err := EncodeFrame(ev, s.Protobuf)
-			if err != nil {
-				return
-			}
-			if s.Protobuf {
-				err = websocket.Message.Send(ws, frame[4:])
-			} else {
-				err = websocket.Message.Send(ws, string(frame))
-			}
-			if err != nil {
-				return
-			}
+	s.stream(gone, func(frame []byte) error {
+		if s.Protobuf {
+			return websocket.Message.Send(ws, frame[4:])
 		}
-	}
+		return websocket.Message.Send(ws, string(frame))
+	})
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

@@ -215,7 +215,9 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 		q := url.Values{}
 		if td.HasArg("rv") {
 			q.Set("resourceVersion", d.norm.value(arg("rv")))
-			d.serving()
+			if arg("rv") == "0" {
+				d.serving() // only a LIST at resourceVersion=0 reads the cache
+			}
 		}
 		selectors(q, arg)
 		if v := arg("limit"); v != "" {

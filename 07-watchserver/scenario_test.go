@@ -163,7 +163,7 @@ func (d *driver) result(code int, body []byte) string {
 // configMap builds a request body from name=... and key=value lines.
 func configMap(name, rv, labelList string, input string) []byte {
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Data: map[string]string{}}
+		ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Data: dataOf(input)}
 	if labelList != "" {
 		cm.Labels = map[string]string{}
 		for _, l := range strings.Split(labelList, ",") {
@@ -171,12 +171,18 @@ func configMap(name, rv, labelList string, input string) []byte {
 			cm.Labels[k] = v
 		}
 	}
-	for _, line := range strings.Fields(input) {
-		k, v, _ := strings.Cut(line, "=")
-		cm.Data[k] = v
-	}
 	b, _ := json.Marshal(cm)
 	return b
+}
+
+// dataOf reads a step's key=value input lines as a ConfigMap's data.
+func dataOf(input string) map[string]string {
+	data := map[string]string{}
+	for _, line := range strings.Fields(input) {
+		k, v, _ := strings.Cut(line, "=")
+		data[k] = v
+	}
+	return data
 }
 
 func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
@@ -397,11 +403,7 @@ func (d *driver) frame(td *datadriven.TestData, arg func(string) string) string 
 		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: arg("name"), ResourceVersion: arg("rv")}}
 		if cm.Name != "" {
 			cm.Namespace = "ns"
-			cm.Data = map[string]string{}
-			for _, line := range strings.Fields(td.Input) {
-				k, v, _ := strings.Cut(line, "=")
-				cm.Data[k] = v
-			}
+			cm.Data = dataOf(td.Input)
 		}
 		obj = cm
 	}

@@ -47,6 +47,7 @@ import (
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
 	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/ours"
+	"example.com/walkthrough/workshop/chapters"
 )
 
 var pause *time.Duration
@@ -78,12 +79,10 @@ func main() {
 		traceFile = f
 	}
 	var rec *viewer.Recorder
-	if traceFile != nil || *view == "web" {
-		if traceFile != nil {
-			rec = viewer.NewRecorder(traceFile)
-		} else {
-			rec = viewer.NewRecorder(nil)
-		}
+	if traceFile != nil {
+		rec = viewer.NewRecorder(traceFile)
+	} else if *view == "web" {
+		rec = viewer.NewRecorder(nil) // steps for the page, no file
 	}
 	var srv *viewer.Server
 	if *view == "web" {
@@ -154,22 +153,14 @@ func waitForInterrupt() {
 }
 
 // repoRoot is the workshop's root, where the viewer's links to chapter
-// docs and files point, when the demo runs inside it (make demo does).
+// docs and files point, when the demo runs inside it (make demo does);
+// "" elsewhere, and the page's links go nowhere.
 func repoRoot() string {
-	dir, err := os.Getwd()
+	root, err := chapters.Root()
 	if err != nil {
 		return ""
 	}
-	for {
-		if _, err := os.Stat(dir + "/go.work"); err == nil {
-			return dir
-		}
-		parent := dir[:max(strings.LastIndex(dir, "/"), 0)]
-		if parent == "" || parent == dir {
-			return ""
-		}
-		dir = parent
-	}
+	return root
 }
 
 // world is where the demo runs: clients, a namespace, and whether the

@@ -30,6 +30,8 @@ require (
 )
 
 require (
+	example.com/walkthrough/02-deltafifo v0.0.0 // indirect
+	example.com/walkthrough/04-processor v0.0.0
 	github.com/beorn7/perks v1.0.1 // indirect
 	github.com/cenkalti/backoff/v5 v5.0.3 // indirect
 	github.com/cespare/xxhash/v2 v2.3.0 // indirect
@@ -115,3 +117,7 @@ require (
 	sigs.k8s.io/structured-merge-diff/v6 v6.4.2 // indirect
 	sigs.k8s.io/yaml v1.6.0 // indirect
 )
+
+replace example.com/walkthrough/02-deltafifo => ../02-deltafifo
+
+replace example.com/walkthrough/04-processor => ../04-processor

@@ -47,6 +47,7 @@ import (
 //     advance sleeps, each step then waits (up to waitFor) for the lines
 //     the file expects, and a step that expects nothing waits a moment
 //     (settle) for nothing to happen.
+//
 // suiteFiles are chapter 01's scenarios whose server only has to be a
 // server: the WatchList suite, and the classic list-then-watch files
 // whose faults a proxy can play. The others script what no real server

@@ -107,8 +107,8 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 // cache lists again: clients re-watch and see the 410 if they are behind.
 func (c *Cache) Run(ctx context.Context) {
 	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
-	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks.
-	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv. It also covers Run (loop runOnce until ctx ends, pausing a second after a failure), replace and terminateAll.
+	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks. List answers a LIST at resourceVersion=0 from the state.
+	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv. It also covers Run (loop runOnce until ctx ends, pausing a second after a failure), replace, setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll, and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
 	// exercise:track deep
 	defer c.terminateAll()
 	for ctx.Err() == nil {
@@ -181,17 +181,14 @@ func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
 
 // setRVLocked moves rv forward and wakes whoever waits for freshness.
 func (c *Cache) setRVLocked(rv int64) {
-	// exercise:begin 5 Apply an event to the state and the ring buffer
-	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch.
-	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget. It also covers setRVLocked: close the fresher channel and make a new one, so waitFresh wakes.
-	// exercise:track deep
+	// exercise:begin 4
 	if rv < c.rv {
 		return
 	}
 	c.rv = rv
 	close(c.fresher)
 	c.fresher = make(chan struct{})
-	// exercise:end 5
+	// exercise:end 4
 }
 
 // advance raises rv with no change of state: etcd's progress notification
@@ -207,7 +204,10 @@ func (c *Cache) advance(rv int64) {
 // the lock is released started from a state that already includes the
 // event, so it must not get it again: hence the snapshot under the lock.
 func (c *Cache) processEvent(ev Event) {
-	// exercise:begin 5
+	// exercise:begin 5 Apply an event to the state and the ring buffer
+	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch (when there is anyone to dispatch to).
+	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget.
+	// exercise:track deep
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
 	if ev.Type == watch.Modified {
@@ -231,7 +231,9 @@ func (c *Cache) processEvent(ev Event) {
 		targets = append(targets, w)
 	}
 	c.mu.Unlock()
-	c.dispatch(ev, targets)
+	if len(targets) > 0 {
+		c.dispatch(ev, targets)
+	}
 	// exercise:end 5
 }
 
@@ -368,7 +370,7 @@ func notReady() error {
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
 	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, List, sortedLocked, registerLocked, newErrorWatcher and tooOldResourceVersion.
+	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, registerLocked, newErrorWatcher and tooOldResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)
@@ -396,7 +398,7 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 // List answers a LIST at resourceVersion=0 from memory: every object of
 // namespace ("" for all) sorted by key, at the cache's revision.
 func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
-	// exercise:begin 8
+	// exercise:begin 4
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ready {
@@ -407,12 +409,12 @@ func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
 		list.Items = append(list.Items, *cm)
 	}
 	return list, nil
-	// exercise:end 8
+	// exercise:end 4
 }
 
 // sortedLocked is the state of namespace in key order.
 func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
-	// exercise:begin 8
+	// exercise:begin 4
 	prefix := keyPrefix(namespace)
 	keys := make([]string, 0, len(c.state))
 	for k := range c.state {
@@ -426,5 +428,5 @@ func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
 		out[i] = c.state[k]
 	}
 	return out
-	// exercise:end 8
+	// exercise:end 4
 }

@@ -61,6 +61,8 @@ type driver struct {
 	watches map[string]*openWatch
 	// serveFirst starts the server's watch side before the first step.
 	serveFirst bool
+	// lastWrite is the revision of the newest object a step has seen.
+	lastWrite int64
 }
 
 // openWatch is a watch stream being read in the background, decoded with
@@ -142,6 +144,9 @@ func (d *driver) result(code int, body []byte) string {
 		}
 		return out
 	case *corev1.ConfigMap:
+		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
 		return fmt.Sprintf("%d %s", code, d.object(o))
 	case *corev1.ConfigMapList:
 		head := fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))
@@ -183,6 +188,28 @@ func dataOf(input string) map[string]string {
 		data[k] = v
 	}
 	return data
+}
+
+// freshList repeats a LIST (at resourceVersion=0, from the cache) until
+// its resourceVersion reaches the newest write the scenario made, for at
+// most eventWait. The cache follows etcd a moment behind, on both servers;
+// "fresh" makes what it prints exact.
+func (d *driver) freshList(url string) (int, []byte) {
+	deadline := time.Now().Add(eventWait)
+	for {
+		code, body := d.do("GET", url, nil)
+		var list struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+		}
+		_ = json.Unmarshal(body, &list)
+		rv, _ := strconv.ParseInt(list.Metadata.ResourceVersion, 10, 64)
+		if code != http.StatusOK || rv >= d.lastWrite || time.Now().After(deadline) {
+			return code, body
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
 }
 
 func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
@@ -231,6 +258,9 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 		}
 		if v := arg("continue"); v != "" {
 			q.Set("continue", d.norm.value(v))
+		}
+		if td.HasArg("fresh") {
+			return d.result(d.freshList(d.target.Base + "?" + q.Encode()))
 		}
 		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
 	case "watch-etcd":

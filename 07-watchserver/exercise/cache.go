@@ -6,6 +6,7 @@ package watchserver
 import (
 	"context"
 	"fmt"
+	"sort"
 	"strconv"
 	"sync"
 	"time"
@@ -13,6 +14,7 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/todo"
@@ -219,7 +221,9 @@ func (c *Cache) processEvent(ev Event) {
 		targets = append(targets, w)
 	}
 	c.mu.Unlock()
-	c.dispatch(ev, targets)
+	if len(targets) > 0 {
+		c.dispatch(ev, targets)
+	}
 }
 
 // dispatch offers ev to every watcher without blocking, then gives the ones
@@ -350,16 +354,33 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 // List answers a LIST at resourceVersion=0 from memory: every object of
 // namespace ("" for all) sorted by key, at the cache's revision.
 func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if !c.ready {
+		return nil, notReady()
+	}
+	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: formatRV(c.rv)}}
+	for _, cm := range c.sortedLocked(namespace) {
+		list.Items = append(list.Items, *cm)
+	}
+	return list, nil
 }
 
 // sortedLocked is the state of namespace in key order.
 func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	prefix := keyPrefix(namespace)
+	keys := make([]string, 0, len(c.state))
+	for k := range c.state {
+		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	out := make([]*corev1.ConfigMap, len(keys))
+	for i, k := range keys {
+		out[i] = c.state[k]
+	}
+	return out
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

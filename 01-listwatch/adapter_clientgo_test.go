@@ -74,6 +74,24 @@ func init() {
 			}
 			return list.ResourceVersion, list.Continue, len(list.Items), nil
 		},
+		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, func(), error) {
+			w, err := kubernetes.NewForConfigOrDie(srv.RESTConfig()).CoreV1().Pods("").Watch(ctx, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			events := make(chan string)
+			go func() {
+				defer close(events)
+				for ev := range w.ResultChan() {
+					if ev.Type == watch.Error {
+						events <- describeEvent(string(ev.Type), nil, apierrors.FromObject(ev.Object))
+						continue
+					}
+					events <- describeEvent(string(ev.Type), ev.Object, nil)
+				}
+			}()
+			return events, w.Stop, nil
+		},
 	})
 }
 

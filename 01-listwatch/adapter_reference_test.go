@@ -57,5 +57,19 @@ func init() {
 			}
 			return list.ResourceVersion, list.Continue, len(list.Items), nil
 		},
+		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, func(), error) {
+			w, err := podClient(srv).Watch(ctx, opts)
+			if err != nil {
+				return nil, nil, err
+			}
+			events := make(chan string)
+			go func() {
+				defer close(events)
+				for ev := range w.ResultChan() {
+					events <- describeEvent(string(ev.Type), ev.Object, ev.Err)
+				}
+			}()
+			return events, w.Stop, nil
+		},
 	})
 }

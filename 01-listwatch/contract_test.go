@@ -60,6 +60,10 @@ type impl struct {
 	// pager), and returns the page's resource version, continue token and
 	// item count.
 	ListPage func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (rv, cont string, n int, err error)
+	// Watch opens one watch with opts, through the client alone (no
+	// Reflector). Each event comes out of events in the notation of
+	// describeEvent; events closes when the watch ends. stop stops it.
+	Watch func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (events <-chan string, stop func(), err error)
 }
 
 // impls holds every implementation; the adapter files register themselves.

@@ -46,6 +46,7 @@ type driver struct {
 	cancel    context.CancelFunc
 	done      <-chan struct{}
 	lastRV    func() string
+	stopWatch func() // stops the watch the watch step opened
 	panicked  atomic.Pointer[any] // what the Reflector's goroutine panicked with
 }
 
@@ -244,6 +245,33 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		default:
 			say("listed %d pods at rv=%s", n, rv)
 		}
+
+	case "watch":
+		// watch [rv=V]: one watch through the client alone, with no
+		// Reflector. Its events join the trace as "watch: ..." lines, and
+		// "watch: closed" when the stream ends.
+		var opts metav1.ListOptions
+		td.MaybeScanArgs(t, "rv", &opts.ResourceVersion)
+		events, stop, err := d.im.Watch(t.(*testing.T).Context(), d.srv, opts)
+		out = append(out, d.tr.take()...)
+		if err != nil {
+			code := int32(0)
+			if st, ok := err.(apierrors.APIStatus); ok {
+				code = st.Status().Code
+			}
+			say("error: %v (reason %s, code %d)", err, apierrors.ReasonForError(err), code)
+			break
+		}
+		d.stopWatch = stop
+		go func() {
+			for ev := range events {
+				d.tr.add("watch: %s", ev)
+			}
+			d.tr.add("watch: closed")
+		}()
+
+	case "stop-watch":
+		d.stopWatch()
 
 	case "start":
 		if d.cancel != nil {

@@ -90,3 +90,15 @@ func Find(root string, args ...string) ([]Chapter, error) {
 	}
 	return found, nil
 }
+
+// RealClockFile, in a chapter's testdata, says that the chapter's
+// scenarios run on a real clock (a real etcd, streams that end after
+// their timeout) rather than in a synctest bubble, and why. Their checks
+// mostly wait, so selftest gives them workers of their own.
+const RealClockFile = "testdata/real-clock.txt"
+
+// RealClock reports whether the chapter has a RealClockFile.
+func (c Chapter) RealClock() bool {
+	_, err := os.Stat(filepath.Join(c.Dir, RealClockFile))
+	return err == nil
+}

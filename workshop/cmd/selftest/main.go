@@ -66,6 +66,7 @@ func main() {
 		return
 	}
 	var checks []check
+	var waits []bool
 	var blames []*blameRun
 	for _, c := range list {
 		cs, b, err := chapterChecks(c, *record)
@@ -73,11 +74,16 @@ func main() {
 			fail(err)
 		}
 		checks = append(checks, cs...)
+		for range cs {
+			// A chapter whose scenarios run on a real clock
+			// (chapters.RealClockFile): its checks mostly wait.
+			waits = append(waits, c.RealClock())
+		}
 		if b != nil {
 			blames = append(blames, b)
 		}
 	}
-	results := runAll(checks, 2)
+	results := runAll(checks, waits, 2, 2)
 	for _, b := range blames {
 		checks = append(checks, check{name: b.c.Name + ": " + b.what()})
 		results = append(results, b.finish())
@@ -135,22 +141,39 @@ func fail(err error) {
 	os.Exit(1)
 }
 
-// runAll runs checks on n workers, keeping their order in the result.
-func runAll(checks []check, n int) []string {
+// runAll runs checks, keeping their order in the result: those that
+// compute on cpu workers, and those that mostly wait (on a real clock) on
+// waiting workers of their own, so they wait beside the others instead of
+// after them.
+func runAll(checks []check, waits []bool, cpu, waiting int) []string {
 	results := make([]string, len(checks))
-	work := make(chan int)
+	computes, waiters := make(chan int), make(chan int)
 	var wg sync.WaitGroup
-	for range n {
-		wg.Go(func() {
-			for i := range work {
-				results[i] = checks[i].run()
+	for _, pool := range []struct {
+		n    int
+		work chan int
+	}{{cpu, computes}, {waiting, waiters}} {
+		work := pool.work
+		for range pool.n {
+			wg.Go(func() {
+				for i := range work {
+					results[i] = checks[i].run()
+				}
+			})
+		}
+	}
+	var feeders sync.WaitGroup
+	for _, work := range []chan int{computes, waiters} {
+		feeders.Go(func() {
+			defer close(work)
+			for i := range checks {
+				if waits[i] == (work == waiters) {
+					work <- i
+				}
 			}
 		})
 	}
-	for i := range checks {
-		work <- i
-	}
-	close(work)
+	feeders.Wait()
 	wg.Wait()
 	return results
 }

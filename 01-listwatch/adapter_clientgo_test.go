@@ -74,23 +74,17 @@ func init() {
 			}
 			return list.ResourceVersion, list.Continue, len(list.Items), nil
 		},
-		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, func(), error) {
+		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, error) {
 			w, err := kubernetes.NewForConfigOrDie(srv.RESTConfig()).CoreV1().Pods("").Watch(ctx, opts)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			events := make(chan string)
-			go func() {
-				defer close(events)
-				for ev := range w.ResultChan() {
-					if ev.Type == watch.Error {
-						events <- describeEvent(string(ev.Type), nil, apierrors.FromObject(ev.Object))
-						continue
-					}
-					events <- describeEvent(string(ev.Type), ev.Object, nil)
+			return describeAll(w.ResultChan(), func(ev watch.Event) string {
+				if ev.Type == watch.Error {
+					return describeEvent(string(ev.Type), nil, apierrors.FromObject(ev.Object))
 				}
-			}()
-			return events, w.Stop, nil
+				return describeEvent(string(ev.Type), ev.Object, nil)
+			}), nil
 		},
 	})
 }

@@ -59,19 +59,14 @@ func init() {
 			}
 			return list.ResourceVersion, list.Continue, len(list.Items), nil
 		},
-		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, func(), error) {
+		Watch: func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (<-chan string, error) {
 			w, err := podClient(srv).Watch(ctx, opts)
 			if err != nil {
-				return nil, nil, err
+				return nil, err
 			}
-			events := make(chan string)
-			go func() {
-				defer close(events)
-				for ev := range w.ResultChan() {
-					events <- describeEvent(string(ev.Type), ev.Object, ev.Err)
-				}
-			}()
-			return events, w.Stop, nil
+			return describeAll(w.ResultChan(), func(ev ours.Event) string {
+				return describeEvent(string(ev.Type), ev.Object, ev.Err)
+			}), nil
 		},
 	})
 }

@@ -62,8 +62,21 @@ type impl struct {
 	ListPage func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (rv, cont string, n int, err error)
 	// Watch opens one watch with opts, through the client alone (no
 	// Reflector). Each event comes out of events in the notation of
-	// describeEvent; events closes when the watch ends. stop stops it.
-	Watch func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (events <-chan string, stop func(), err error)
+	// describeEvent; events closes when the watch ends, or ctx does.
+	Watch func(ctx context.Context, srv *testserver.Server, opts metav1.ListOptions) (events <-chan string, err error)
+}
+
+// describeAll describes each event of in, in describeEvent's notation,
+// on the channel it returns, which closes when in does.
+func describeAll[E any](in <-chan E, describe func(E) string) <-chan string {
+	out := make(chan string)
+	go func() {
+		defer close(out)
+		for ev := range in {
+			out <- describe(ev)
+		}
+	}()
+	return out
 }
 
 // impls holds every implementation; the adapter files register themselves.

@@ -46,7 +46,6 @@ type driver struct {
 	cancel    context.CancelFunc
 	done      <-chan struct{}
 	lastRV    func() string
-	stopWatch func() // stops the watch the watch step opened
 	panicked  atomic.Pointer[any] // what the Reflector's goroutine panicked with
 }
 
@@ -249,10 +248,10 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 	case "watch":
 		// watch [rv=V]: one watch through the client alone, with no
 		// Reflector. Its events join the trace as "watch: ..." lines, and
-		// "watch: closed" when the stream ends.
+		// "watch: closed" when the stream ends; the test's end stops it.
 		var opts metav1.ListOptions
 		td.MaybeScanArgs(t, "rv", &opts.ResourceVersion)
-		events, stop, err := d.im.Watch(t.(*testing.T).Context(), d.srv, opts)
+		events, err := d.im.Watch(t.(*testing.T).Context(), d.srv, opts)
 		out = append(out, d.tr.take()...)
 		if err != nil {
 			code := int32(0)
@@ -262,16 +261,12 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 			say("error: %v (reason %s, code %d)", err, apierrors.ReasonForError(err), code)
 			break
 		}
-		d.stopWatch = stop
 		go func() {
 			for ev := range events {
 				d.tr.add("watch: %s", ev)
 			}
 			d.tr.add("watch: closed")
 		}()
-
-	case "stop-watch":
-		d.stopWatch()
 
 	case "start":
 		if d.cancel != nil {

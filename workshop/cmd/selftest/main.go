@@ -336,8 +336,9 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 		return err.Error()
 	}
 	// A mutant may hang a test that runs in real time (an Example): a
-	// timeout fails it, which is a catch, if a slow one.
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-vet=off", "-skip", "^TestE2E", ".")
+	// timeout fails it, which is a catch, if a slow one. One failing test
+	// is a catch, so -failfast starts no test after it.
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-vet=off", "-failfast", "-skip", "^TestE2E", ".")
 	if err != nil {
 		return err.Error()
 	}

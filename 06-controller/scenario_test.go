@@ -229,7 +229,14 @@ func (d *driver) stop() {
 	d.stopped = true
 	d.cancel()
 	if d.runDone != nil {
-		<-d.runDone
+		select {
+		case <-d.runDone:
+		case <-time.After(time.Minute): // fake time: it passes at once when all else waits
+			d.t.Errorf("Run did not return within a minute of its context ending. " +
+				"It must shut its queue down, so that every worker's Get returns, before it waits for the workers.")
+			d.q.ShutDown() // unstick the workers, so that the test can end
+			<-d.runDone
+		}
 	} else if d.q != nil {
 		d.q.ShutDown() // Run never ran, so nothing else stops the queue
 	}

@@ -29,9 +29,11 @@ import (
 	"fmt"
 	"os"
 	"slices"
+	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -84,7 +86,8 @@ func main() {
 			blames = append(blames, b)
 		}
 	}
-	results := runAll(checks, waits, 2, 2)
+	started := time.Now()
+	results, took := runAll(checks, waits, 2, 2)
 	for _, b := range blames {
 		checks = append(checks, check{name: b.c.Name + ": " + b.what()})
 		results = append(results, b.finish())
@@ -99,7 +102,8 @@ func main() {
 		failed++
 		fmt.Printf("FAIL %s\n     %s\n", c.name, strings.ReplaceAll(results[i], "\n", "\n     "))
 	}
-	fmt.Printf("selftest: %d passed, %d failed\n", passed, failed)
+	fmt.Printf("slowest:  %s\n", slowest(checks, took, 3))
+	fmt.Printf("selftest: %d passed, %d failed in %s\n", passed, failed, time.Since(started).Round(time.Second))
 	if failed > 0 {
 		os.Exit(1)
 	}
@@ -146,8 +150,9 @@ func fail(err error) {
 // compute on cpu workers, and those that mostly wait (on a real clock) on
 // waiting workers of their own, so they wait beside the others instead of
 // after them. A waiting worker with nothing left to wait for computes.
-func runAll(checks []check, waits []bool, cpu, waiting int) []string {
+func runAll(checks []check, waits []bool, cpu, waiting int) ([]string, []time.Duration) {
 	results := make([]string, len(checks))
+	took := make([]time.Duration, len(checks))
 	computes, waiters := make(chan int), make(chan int)
 	var wg sync.WaitGroup
 	for _, pool := range []struct {
@@ -162,7 +167,9 @@ func runAll(checks []check, waits []bool, cpu, waiting int) []string {
 			wg.Go(func() {
 				for _, work := range queues {
 					for i := range work {
+						start := time.Now()
 						results[i] = checks[i].run()
+						took[i] = time.Since(start)
 					}
 				}
 			})
@@ -181,7 +188,22 @@ func runAll(checks []check, waits []bool, cpu, waiting int) []string {
 	}
 	feeders.Wait()
 	wg.Wait()
-	return results
+	return results, took
+}
+
+// slowest names the n checks that took longest: where the time of
+// `make test` goes.
+func slowest(checks []check, took []time.Duration, n int) string {
+	order := make([]int, len(took))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return took[order[a]] > took[order[b]] })
+	var parts []string
+	for _, i := range order[:min(n, len(order))] {
+		parts = append(parts, fmt.Sprintf("%s (%.0fs)", checks[i].name, took[i].Seconds()))
+	}
+	return strings.Join(parts, "\n          ")
 }
 
 func chapterChecks(c chapters.Chapter, record bool) ([]check, *blameRun, error) {

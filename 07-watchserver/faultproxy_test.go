@@ -11,8 +11,6 @@ import (
 	"testing"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 
 	"example.com/walkthrough/01-listwatch/testserver"
 )
@@ -132,11 +130,16 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 }
 
 func writeStatus(w http.ResponseWriter, status *metav1.Status) {
-	status.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-	body, _ := json.Marshal(status)
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(int(status.Code))
-	_, _ = w.Write(body)
+	_, _ = w.Write(statusJSON(status))
+}
+
+// statusJSON is status as the server writes it, kind and apiVersion set.
+func statusJSON(status *metav1.Status) []byte {
+	status.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
+	b, _ := json.Marshal(status)
+	return b
 }
 
 // liveWatch is the response of one open watch. Our server writes through
@@ -209,12 +212,10 @@ func (lw *liveWatch) end(status *metav1.Status) {
 }
 
 func (lw *liveWatch) writeError(status *metav1.Status) {
-	status.TypeMeta = metav1.TypeMeta{Kind: "Status", APIVersion: "v1"}
-	obj, _ := json.Marshal(status)
 	frame, _ := json.Marshal(struct {
 		Type   string          `json:"type"`
 		Object json.RawMessage `json:"object"`
-	}{"ERROR", obj})
+	}{"ERROR", statusJSON(status)})
 	_, _ = lw.w.Write(append(frame, '\n'))
 }
 
@@ -222,13 +223,4 @@ func (lw *liveWatch) dropped() bool {
 	lw.mu.Lock()
 	defer lw.mu.Unlock()
 	return lw.drop
-}
-
-// clientsetFor is a clientset on host, with no client-side rate limit.
-func clientsetFor(t testing.TB, host string) *kubernetes.Clientset {
-	cs, err := kubernetes.NewForConfig(&rest.Config{Host: host, QPS: 1000, Burst: 1000})
-	if err != nil {
-		t.Fatal(err)
-	}
-	return cs
 }

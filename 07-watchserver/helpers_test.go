@@ -55,11 +55,16 @@ func startServer(t testing.TB, opts ws.CacheOptions) *testServer {
 	srv := ws.NewServer(st, c)
 	h := httptest.NewServer(srv)
 	t.Cleanup(h.Close)
-	cs, err := kubernetes.NewForConfig(&rest.Config{Host: h.URL, QPS: 1000, Burst: 1000})
+	return &testServer{etcd: e, storage: st, cache: c, server: srv, http: h, cs: clientsetFor(t, h.URL)}
+}
+
+// clientsetFor is a clientset on host, with no client-side rate limit.
+func clientsetFor(t testing.TB, host string) *kubernetes.Clientset {
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: host, QPS: 1000, Burst: 1000})
 	if err != nil {
 		t.Fatal(err)
 	}
-	return &testServer{etcd: e, storage: st, cache: c, server: srv, http: h, cs: cs}
+	return cs
 }
 
 // waitReady polls until the cache answers a list: it is a real etcd, on

@@ -74,17 +74,7 @@ func TestChapter01ScenariosOnOurServer(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for feature, on := range f.Features {
-						if client == "client-go" {
-							clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
-						}
-					}
-					d := newSuiteDriver(t, client)
-					d.watchList = true
-					if on, ok := f.Features["WatchListClient"]; ok {
-						d.watchList = on
-					}
-					datadriven.RunTest(t, file, d.step)
+					datadriven.RunTest(t, file, newSuiteDriver(t, client, f).step)
 				})
 			}
 		})
@@ -94,7 +84,6 @@ func TestChapter01ScenariosOnOurServer(t *testing.T) {
 // suiteDriver plays one of 01's files: our server behind a fault proxy,
 // one Reflector on it, and the trace of what happened.
 type suiteDriver struct {
-	t      *testing.T
 	client string
 	// watchList is the WatchListClient feature of the file: client-go's
 	// gate is set from it, 01's Reflector takes it as an option.
@@ -108,8 +97,16 @@ type suiteDriver struct {
 	stopRun   func()
 }
 
-func newSuiteDriver(t *testing.T, client string) *suiteDriver {
-	d := &suiteDriver{t: t, client: client, tr: &suiteTrace{}}
+func newSuiteDriver(t *testing.T, client string, f *scenario.File) *suiteDriver {
+	d := &suiteDriver{client: client, tr: &suiteTrace{}, watchList: true}
+	if on, ok := f.Features["WatchListClient"]; ok {
+		d.watchList = on
+	}
+	if client == "client-go" {
+		for feature, on := range f.Features {
+			clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
+		}
+	}
 	d.srv = startServer(t, ws.CacheOptions{})
 	rev, err := d.srv.storage.CurrentRevision(context.Background())
 	if err != nil {

@@ -154,39 +154,32 @@ func runAll(checks []check, waits []bool, cpu, waiting int) ([]string, []time.Du
 	results := make([]string, len(checks))
 	took := make([]time.Duration, len(checks))
 	computes, waiters := make(chan int), make(chan int)
-	var wg sync.WaitGroup
-	for _, pool := range []struct {
-		n    int
-		work chan int
-	}{{cpu, computes}, {waiting, waiters}} {
-		queues := []chan int{pool.work}
-		if pool.work == waiters {
-			queues = append(queues, computes)
-		}
-		for range pool.n {
-			wg.Go(func() {
-				for _, work := range queues {
-					for i := range work {
-						start := time.Now()
-						results[i] = checks[i].run()
-						took[i] = time.Since(start)
-					}
-				}
-			})
-		}
-	}
-	var feeders sync.WaitGroup
-	for _, work := range []chan int{computes, waiters} {
-		feeders.Go(func() {
-			defer close(work)
-			for i := range checks {
-				if waits[i] == (work == waiters) {
-					work <- i
-				}
+	work := func(queues ...chan int) {
+		for _, queue := range queues {
+			for i := range queue {
+				start := time.Now()
+				results[i] = checks[i].run()
+				took[i] = time.Since(start)
 			}
-		})
+		}
 	}
-	feeders.Wait()
+	var wg sync.WaitGroup
+	for range cpu {
+		wg.Go(func() { work(computes) })
+	}
+	for range waiting {
+		wg.Go(func() { work(waiters, computes) })
+	}
+	feed := func(queue chan int, waiting bool) {
+		defer close(queue)
+		for i := range checks {
+			if waits[i] == waiting {
+				queue <- i
+			}
+		}
+	}
+	wg.Go(func() { feed(computes, false) })
+	wg.Go(func() { feed(waiters, true) })
 	wg.Wait()
 	return results, took
 }

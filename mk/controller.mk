@@ -9,7 +9,9 @@
 #   make demo VIEW=web             the same, followed live in the step-through viewer (a page on 127.0.0.1)
 #   make demo TRACE=path           also record every step, with what each component holds, as JSON lines
 #   make demo VIEW=web TRACE=path  replay a recorded trace in the viewer
-#   make viewer-trace              re-record the viewer's test trace (06-controller/viewer/testdata)
+#   make viewer-trace              record the demo's trace to .cache/viewer-trace.jsonl (untracked)
+#   make viewer-trace UPDATE=1     replace the viewer's test trace with it and redraw the stills
+#                                  (needs Chromium; on failure the old trace is put back)
 #   make stills                    redraw the viewer stills in the chapter docs (needs Chromium)
 #   make stills-check              fail when those stills are older than the trace or the page
 #   make generate                  regenerate 06-controller's API code with code-generator
@@ -30,6 +32,9 @@ CLUSTER ?=
 # 127.0.0.1:8089); TRACE=path records the trace, or with VIEW=web replays it.
 CONTROLLER_DEMO += $(if $(TRACE),-trace "$(abspath $(TRACE))") $(if $(VIEW),-view "$(VIEW)") $(if $(VIEW_ADDR),-view-addr "$(VIEW_ADDR)")
 CONTROLLER_TRACE := $(CONTROLLER_DIR)/viewer/testdata/demo.jsonl
+# Where make viewer-trace records by default: untracked, so recording never
+# leaves TestStillsFresh failing (the stills are drawn from CONTROLLER_TRACE).
+CONTROLLER_NEW_TRACE := .cache/viewer-trace.jsonl
 
 .PHONY: demo-run generate generate-check viewer-trace stills stills-check
 
@@ -52,9 +57,27 @@ generate: ## Regenerate 06-controller's clientset, listers, informers and deepco
 generate-check: ## Fail when 06-controller's generated code is stale.
 	@$(CONTROLLER_DIR)/hack/update-codegen.sh --check
 
-viewer-trace: ## Re-record the step-through viewer's test trace from the demo on the embedded API server.
-	@$(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -pause 0 -trace "$(CURDIR)/$(CONTROLLER_TRACE)" >/dev/null
-	@echo "recorded $(CONTROLLER_TRACE): $$(wc -l < $(CONTROLLER_TRACE)) steps, $$(du -k $(CONTROLLER_TRACE) | cut -f1) KB; now make stills"
+viewer-trace: ## Record the demo's trace to .cache/viewer-trace.jsonl; UPDATE=1 also replaces the viewer's test trace and redraws the stills (Chromium), or changes nothing.
+	@mkdir -p $(dir $(CONTROLLER_NEW_TRACE))
+	@$(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -pause 0 -trace "$(CURDIR)/$(CONTROLLER_NEW_TRACE)" >/dev/null
+	@echo "recorded $(CONTROLLER_NEW_TRACE): $$(wc -l < $(CONTROLLER_NEW_TRACE)) steps, $$(du -k $(CONTROLLER_NEW_TRACE) | cut -f1) KB"
+ifeq ($(UPDATE),)
+	@echo "The viewer's test trace, $(CONTROLLER_TRACE), is unchanged."
+	@echo "To replace it and redraw the stills drawn from it (needs Chromium):"
+	@echo "  make viewer-trace UPDATE=1"
+else
+	@# The stills and their stamp are drawn from the tracked trace: replace
+	@# both or neither, so TestStillsFresh never fails on a half update.
+	@cp $(CONTROLLER_TRACE) $(CONTROLLER_NEW_TRACE).old
+	@cp $(CONTROLLER_NEW_TRACE) $(CONTROLLER_TRACE)
+	@if $(MAKE) --no-print-directory stills; then \
+	  echo "replaced $(CONTROLLER_TRACE) and redrew the stills in docs/img; commit both"; \
+	else \
+	  cp $(CONTROLLER_NEW_TRACE).old $(CONTROLLER_TRACE); \
+	  echo "make stills failed, so $(CONTROLLER_TRACE) is put back as it was (stills need Chromium: sudo apt-get install chromium)"; \
+	  exit 1; \
+	fi
+endif
 
 stills: ## Redraw the viewer stills in the chapter docs from the recorded trace (needs Chromium).
 	@cd $(CONTROLLER_DIR) && $(CONTROLLER_GO) test -count=1 -run '^TestStills$$' ./viewer -args -write-stills

@@ -17,7 +17,7 @@ chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(
 .PHONY: watch generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest coverage workshop
 
 help: ## List the targets.
-	@grep -hE '^[a-zA-Z%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
+	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
 demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API server; MINE=1: on your own components).
 	@$(MAKE) --no-print-directory demo-run

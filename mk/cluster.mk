@@ -11,22 +11,22 @@ CLUSTER_E2E_TIMEOUT ?= 20m
 
 # Build etcd and kube-apiserver into .cache/controlplane/bin (skipped when the pins in
 # tools/controlplane have not changed; a cold build takes about 8 minutes on 2 cores).
-controlplane:
+controlplane: ## Build etcd and kube-apiserver from source into .cache/controlplane/bin (about 8 min the first time).
 	$(CLUSTER_CMD) build
 
-cluster-up:
+cluster-up: ## Start the local control plane (etcd and kube-apiserver on 127.0.0.1).
 	$(CLUSTER_CMD) up
 
-cluster-down:
+cluster-down: ## Stop the local control plane.
 	$(CLUSTER_CMD) down
 
-cluster-status:
+cluster-status: ## Say whether the local control plane is up, and where.
 	$(CLUSTER_CMD) status
 
 # Bring a cluster up, run every TestE2E… test in every workspace module against it, and
 # bring it down whatever happened, keeping the tests' exit status. -p 1 runs one package's
 # tests at a time: one test compacts etcd, which must not surprise another package's watch.
-e2e:
+e2e: ## End-to-end tests: bring a local cluster up, run every TestE2E… test on it, bring it down.
 	$(CLUSTER_CMD) up
 	@status=0; \
 	eval "$$($(CLUSTER_CMD) env)" && \

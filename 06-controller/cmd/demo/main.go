@@ -109,10 +109,32 @@ func main() {
 	if err != nil {
 		fail(1, err)
 	}
+	nextSteps(os.Stdout, *mode == "classic", srv != nil)
 	if srv != nil {
 		fmt.Printf("\nThe story is over; the viewer stays at %s to step through it. Ctrl-C stops it.\n", srv.URL)
 		waitForInterrupt()
 		srv.Close()
+	}
+}
+
+// nextSteps ends the demo with the other ways to run it, leaving out the
+// one just run.
+func nextSteps(out io.Writer, classic, web bool) {
+	try := [][2]string{{"make demo MODE=classic", "the classic informers, one pop at a time"}}
+	if classic {
+		try[0] = [2]string{"make demo", "today's informers, with batch pops"}
+	}
+	if !web {
+		try = append(try, [2]string{"make demo VIEW=web", "step through this story in your browser"})
+	}
+	try = append(try, [2]string{"make demo MINE=1", "on your own chapters (those that pass)"})
+	fmt.Fprintln(out)
+	for i, t := range try {
+		label := "Next: "
+		if i > 0 {
+			label = "      "
+		}
+		fmt.Fprintf(out, "%s%-22s  %s\n", label, t[0], t[1])
 	}
 }
 
@@ -453,6 +475,9 @@ type printer struct {
 	step    *stepStats
 	steps   []*stepStats
 	byStage map[string]int
+	// lateWrites counts API writes traced after their step's "done"
+	// line (a status update the simulated Deployment controller caused).
+	lateWrites int
 }
 
 type stepStats struct {
@@ -462,6 +487,9 @@ type stepStats struct {
 	writes, retries int
 	stages          map[string]int
 	messages        string
+	// closed is set when the step's "done" line is printed: what the
+	// trace shows after it is not counted in the step (lateWrites).
+	closed bool
 }
 
 // stageOrder is the order of the columns in the summary.
@@ -501,6 +529,7 @@ func (p *printer) done() {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	p.step.took = time.Since(p.step.start)
+	p.step.closed = true
 	fmt.Fprintf(p.out, "%*s\n", 80, fmt.Sprintf("done in %s: %d API writes, %d retries",
 		p.step.took.Round(time.Millisecond), p.step.writes, p.step.retries))
 }
@@ -522,6 +551,13 @@ func (p *printer) trace(stage, key, msg string) {
 	p.byStage[stage]++
 	if p.step != nil {
 		p.step.messages += msg + "\n"
+	}
+	if p.step != nil && p.step.closed {
+		// The summary counts what the trace shows before "done".
+		if stage == controller.StageAPI {
+			p.lateWrites++
+		}
+	} else if p.step != nil {
 		p.step.stages[stage]++
 		if stage == controller.StageAPI {
 			p.step.writes++
@@ -569,6 +605,17 @@ func (p *printer) summary() {
 	}
 	sort.Strings(extra)
 	fmt.Fprintln(p.out, wrap("Lines per stage: "+strings.Join(append(stages, extra...), ", ")+".", 80, ""))
+	if p.lateWrites > 0 {
+		fmt.Fprintln(p.out, wrap(fmt.Sprintf("%d API %s landed after the \"done\" line of %s step; the trace shows %s, the steps above do not count %s.",
+			p.lateWrites, plural(p.lateWrites, "write", "writes"), plural(p.lateWrites, "its", "their"), plural(p.lateWrites, "it", "them"), plural(p.lateWrites, "it", "them")), 80, ""))
+	}
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 func contains(list []string, s string) bool {

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bufio"
 	"bytes"
 	"fmt"
 	"os"
@@ -72,7 +71,11 @@ func (r *Runner) Reset(chapter string, id int) error {
 		r.say("", "Nothing changed.")
 		return nil
 	}
-	backup, err := r.backup(c, id, append(keys(write), remove...))
+	why := "reset " + c.Number()
+	if id > 0 {
+		why += fmt.Sprintf(" %d", id)
+	}
+	backup, err := r.backup(c, id, append(keys(write), remove...), why)
 	if err != nil {
 		return err
 	}
@@ -95,7 +98,7 @@ func (r *Runner) Reset(chapter string, id int) error {
 				delete(s.Hints, k)
 			}
 		}
-		delete(s.Deep, c.Name)
+		s.Tracks[c.Name] = TrackCore
 	}
 	if err := s.Save(r.Root); err != nil {
 		return err
@@ -176,37 +179,23 @@ func stubPlan(c chapters.Chapter, gen map[string][]byte, ids []int) (map[string]
 	return write, nil
 }
 
-// confirm asks a yes-or-no question; only "y" or "yes" is yes.
-func (r *Runner) confirm(question string) bool {
-	if r.Yes {
-		r.printf("%sy (--yes)\n", question)
-		return true
-	}
-	r.printf("%s", question)
-	if r.In == nil {
-		r.printf("\n")
-		return false
-	}
-	line, _ := bufio.NewReader(r.In).ReadString('\n')
-	answer := strings.ToLower(strings.TrimSpace(line))
-	if f, ok := r.In.(*os.File); !ok || !IsTerminal(f) {
-		r.printf("%s\n", answer) // a terminal echoes it; a pipe does not
-	}
-	return answer == "y" || answer == "yes"
+// backup is BackupFiles at the runner's clock.
+func (r *Runner) backup(c chapters.Chapter, id int, names []string, why string) (string, error) {
+	return BackupFiles(r.Root, r.clock(), c, id, names, why)
 }
 
-// backup is BackupFiles at the runner's clock.
-func (r *Runner) backup(c chapters.Chapter, id int, names []string) (string, error) {
-	return BackupFiles(r.Root, r.clock(), c, id, names)
-}
+// BackupsDir is where backups live, relative to the workspace root.
+var BackupsDir = filepath.Join(".cache", "workshop", "backups")
 
 // BackupFiles copies the chapter's files named (relative to the chapter)
-// to a new directory under .cache/workshop/backups of the workspace root,
-// records it in the state file (so the runner can list it), and returns
-// its path relative to the root. id is the exercise the backup is for, 0
-// for the whole chapter. `reset` and `make exercises FORCE=1` both use it.
-func BackupFiles(root string, when time.Time, c chapters.Chapter, id int, names []string) (string, error) {
-	base := filepath.Join(".cache", "workshop", "backups", when.Format("20060102-150405"))
+// to a new directory under BackupsDir of the workspace root, records it
+// in the state file with why (the command about to write) and the
+// chapter's track, and returns its path relative to the root. id is the
+// exercise the backup is for, 0 for the whole chapter. Every command
+// that writes your copy (reset, core, deep, blank, restore, and
+// `make exercises FORCE=1`) calls it first; `restore` lists what it kept.
+func BackupFiles(root string, when time.Time, c chapters.Chapter, id int, names []string, why string) (string, error) {
+	base := filepath.Join(BackupsDir, when.Format("20060102-150405"))
 	rel := base
 	for n := 2; ; n++ {
 		if _, err := os.Stat(filepath.Join(root, rel)); os.IsNotExist(err) {
@@ -237,7 +226,8 @@ func BackupFiles(root string, when time.Time, c chapters.Chapter, id int, names 
 		return "", err
 	}
 	s := LoadState(root)
-	s.Backups = append(s.Backups, Backup{When: when, Chapter: c.Name, Exercise: id, Dir: filepath.ToSlash(rel), Files: saved})
+	s.Backups = append(s.Backups, Backup{When: when, Chapter: c.Name, Exercise: id, Dir: filepath.ToSlash(rel), Files: saved,
+		Why: why, Track: s.Tracks[c.Name]})
 	if err := s.Save(root); err != nil {
 		return "", err
 	}

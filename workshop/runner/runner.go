@@ -26,6 +26,7 @@
 package runner
 
 import (
+	"bufio"
 	"errors"
 	"fmt"
 	"io"
@@ -60,9 +61,20 @@ type Runner struct {
 	Mine  bool          // build on your earlier chapters, not the reference
 	Yes   bool          // answer yes to every question
 	Poll  time.Duration // how often watch looks for changes
+	// Terminal says a person answers on In even when In is not a
+	// terminal itself (tests); a terminal on In always counts.
+	Terminal bool
 
-	now      func() time.Time // for tests; time.Now when nil
-	watching bool             // inside Watch: next steps need no re-run command
+	now         func() time.Time // for tests; time.Now when nil
+	watching    bool             // inside Watch: next steps need no re-run command
+	answers     *bufio.Reader    // In, buffered once for every question
+	answersFrom io.Reader        // the In that answers reads
+	// picked is set while a track you just chose in answer to a question
+	// is written: on an untouched copy it needs no second question.
+	picked bool
+	// checking is set while a check chooses the chapter's track first:
+	// the check itself is the next step.
+	checking bool
 }
 
 // New returns a runner for the workspace at root that talks on the

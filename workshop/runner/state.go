@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"time"
+
+	"example.com/walkthrough/workshop/exgen"
 )
 
 // State is what the runner remembers between runs, in
@@ -24,12 +26,26 @@ type State struct {
 	// Passed lists, per chapter, the exercises that passed when you last
 	// checked, so a newly passing one can be announced.
 	Passed map[string][]int `json:"passed,omitempty"`
-	// Deep lists the chapters you took the deep track of (deep, blank);
-	// reset of a whole chapter takes it off again.
+	// Tracks maps a chapter to the track you chose for it: TrackCore,
+	// TrackDeep or TrackBlank (start, core, deep, blank; reset of a whole
+	// chapter and `make exercises FORCE=1` set it back to core). A chapter
+	// missing here was never started.
+	Tracks map[string]string `json:"tracks,omitempty"`
+	// Deep is the older form of Tracks (chapters on the deep track); it
+	// is read once into Tracks and never written again.
 	Deep map[string]bool `json:"deep,omitempty"`
-	// Backups lists what reset saved, oldest first.
+	// Backups lists what reset, core, deep, blank, restore and
+	// `make exercises FORCE=1` saved, oldest first.
 	Backups []Backup `json:"backups,omitempty"`
 }
+
+// The tracks a chapter can be on. Core and deep are exgen's; blank is
+// the deep track with the core exercises stubbed too.
+const (
+	TrackCore  = exgen.TrackCore
+	TrackDeep  = exgen.TrackDeep
+	TrackBlank = "blank"
+)
 
 // Position names one exercise.
 type Position struct {
@@ -44,6 +60,8 @@ type Backup struct {
 	Exercise int       `json:"exercise,omitempty"` // 0: the whole chapter
 	Dir      string    `json:"dir"`                // relative to the root
 	Files    []string  `json:"files"`              // relative to Dir
+	Why      string    `json:"why,omitempty"`      // the command that made it: "deep 03"
+	Track    string    `json:"track,omitempty"`    // the chapter's track when it was made
 }
 
 // StatePath is where the state file lives under root.
@@ -70,9 +88,15 @@ func LoadState(root string) *State {
 	if s.Passed == nil {
 		s.Passed = map[string][]int{}
 	}
-	if s.Deep == nil {
-		s.Deep = map[string]bool{}
+	if s.Tracks == nil {
+		s.Tracks = map[string]string{}
 	}
+	for name, deep := range s.Deep {
+		if deep && s.Tracks[name] == "" {
+			s.Tracks[name] = TrackDeep
+		}
+	}
+	s.Deep = nil
 	return s
 }
 
@@ -94,6 +118,16 @@ func (s *State) Save(root string) error {
 		return fmt.Errorf("saving %s: %w", path, err)
 	}
 	return nil
+}
+
+// SetTrack records the track of a chapter in the state file under root.
+// `make exercises FORCE=1` calls it with TrackCore after it rewrote a
+// chapter you had started, so the runner does not go on showing the deep
+// rows of a copy that no longer has them.
+func SetTrack(root, chapter, track string) error {
+	s := LoadState(root)
+	s.Tracks[chapter] = track
+	return s.Save(root)
 }
 
 func hintKey(chapter string, id int) string { return fmt.Sprintf("%s/%d", chapter, id) }

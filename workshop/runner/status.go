@@ -390,6 +390,9 @@ func (r *Runner) Check(chapter string, id int) error {
 	if err != nil {
 		return err
 	}
+	if err := r.chooseFirst(c); err != nil {
+		return err
+	}
 	if id > 0 {
 		if _, err := exercise(c, id); err != nil {
 			return err

@@ -1,9 +1,11 @@
 package runner
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -24,10 +26,7 @@ func (r *Runner) Deep(chapter string) error {
 	if err != nil {
 		return err
 	}
-	var ids []int
-	for _, e := range deep {
-		ids = append(ids, e.ID)
-	}
+	ids := exerciseIDs(deep)
 	write, err := stubPlan(c, gen, ids)
 	if err != nil {
 		return err
@@ -37,12 +36,13 @@ func (r *Runner) Deep(chapter string) error {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
-	return r.writeTrack(c, write, "Take on the deep track? [y/N] ")
+	r.warnWork(c, ids, "deep", "puts their stubs back")
+	return r.writeTrack(c, write, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }
 
 // Blank stubs every exercise of both tracks at once: the chapter from
 // scratch, for a learner who wants to build all of it. The types and doc
-// comments stay; the code goes. reset puts the core track back.
+// comments stay; the code goes. core puts the core track back.
 func (r *Runner) Blank(chapter string) error {
 	c, err := r.chapter(chapter)
 	if err != nil {
@@ -66,27 +66,131 @@ func (r *Runner) Blank(chapter string) error {
 		}
 	}
 	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. Your changes to these files are lost from them, but a backup is kept:", len(list), c.Name))
-	names := keys(write)
-	sort.Strings(names)
-	for _, n := range names {
-		r.printf("  %s/%s\n", c.Name, filepath.ToSlash(n))
-	}
-	return r.writeTrack(c, write, "Blank it? [y/N] ")
+	r.fileList(c, write)
+	r.warnWork(c, exerciseIDs(list), "blank", "stubs them")
+	return r.writeTrack(c, write, "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 
-// onDeepTrack reports whether you took on a chapter's deep track: the
-// state file says so, or a deep exercise's stub is in your copy (the
-// state file is only a cache, and may be gone).
-func (r *Runner) onDeepTrack(c chapters.Chapter, list []exgen.Exercise, fresh map[int]bool) bool {
-	if LoadState(r.Root).Deep[c.Name] {
-		return true
+// Core puts a chapter's core track back: the functions of the deep
+// exercises get the reference code the core track writes for you, and
+// your core work stays as it is (core exercises you have not done stay
+// stubs). It asks first and keeps a backup. reset puts the whole chapter
+// back as generated instead.
+func (r *Runner) Core(chapter string) error {
+	c, err := r.chapter(chapter)
+	if err != nil {
+		return err
 	}
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("%s has no exercises yet", c.Name)
+	}
+	var deep []exgen.Exercise
+	for _, e := range list {
+		if e.Track == exgen.TrackDeep {
+			deep = append(deep, e)
+		}
+	}
+	all, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return err
+	}
+	core, err := exgen.GenerateCore(c.Dir)
+	if err != nil {
+		return err
+	}
+	ids := exerciseIDs(deep)
+	write, err := splicePlan(c, all, core, ids)
+	if err != nil {
+		return fmt.Errorf("%w\n%s", err, Wrap("", fmt.Sprintf("To put the whole chapter back as generated instead (a backup is kept): %s", r.cmd("reset", c.Number())), Width))
+	}
+	if len(write) > 0 {
+		r.say("", fmt.Sprintf("The core track of %s writes its %d deep exercises for you. This puts their reference code back in your copy; your core exercises stay as they are. A backup of these files is kept:", c.Name, len(deep)))
+		r.fileList(c, write)
+		r.warnWork(c, ids, "core", "replaces them with the reference")
+	}
+	return r.writeTrack(c, write, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
+}
+
+// splicePlan works out the files that give the functions of the
+// exercises ids, in your copy, their bodies from the generated copy from;
+// the functions are found by their stubs in stubbed (a copy with them
+// stubbed). Only those functions change, so your other work in the same
+// files stays; the imports the new bodies need come with them. A file you
+// do not have is written whole. It returns only the files that change.
+// With from the core copy, the deep exercises get their reference code
+// back (core).
+func splicePlan(c chapters.Chapter, stubbed, from map[string][]byte, ids []int) (map[string][]byte, error) {
+	write := map[string][]byte{}
+	onDisk := map[string][]byte{}
+	for _, id := range ids {
+		parts, err := exgen.ExerciseParts(stubbed, id)
+		if err != nil {
+			return nil, err
+		}
+		for name, funcs := range parts {
+			if _, done := onDisk[name]; done && onDisk[name] == nil {
+				continue // written whole from from
+			}
+			mine, planned := write[name]
+			if !planned {
+				mine, err = os.ReadFile(filepath.Join(c.Dir, name))
+				if os.IsNotExist(err) {
+					write[name], onDisk[name] = from[name], nil
+					continue
+				}
+				if err != nil {
+					return nil, err
+				}
+				onDisk[name] = mine
+			}
+			spliced, err := exgen.SpliceBodies(mine, from[name], funcs)
+			if err == nil {
+				spliced, err = addImports(spliced, from[name])
+			}
+			if err != nil {
+				return nil, fmt.Errorf("%s/%s: %w", c.Name, name, err)
+			}
+			write[name] = spliced
+		}
+	}
+	for name, src := range write {
+		if onDisk[name] != nil && bytes.Equal(onDisk[name], src) {
+			delete(write, name)
+		}
+	}
+	return write, nil
+}
+
+// onDeepTrack reports whether a chapter's deep exercises are yours to do.
+// The files decide first: the committed copy is the core track whatever
+// the state file says (`make exercises FORCE=1` and reset write it), and
+// a deep exercise's stub in your copy puts it on the deep track. In
+// between, the track you chose (state file) decides.
+func (r *Runner) onDeepTrack(c chapters.Chapter, list []exgen.Exercise, fresh map[int]bool) bool {
 	for _, e := range list {
 		if e.Track == exgen.TrackDeep && fresh[e.ID] {
 			return true
 		}
 	}
+	if isCoreCopy(c) {
+		return false
+	}
+	switch LoadState(r.Root).Tracks[c.Name] {
+	case TrackDeep, TrackBlank:
+		return true
+	}
 	return false
+}
+
+// isCoreCopy reports whether your copy of a chapter is exactly what the
+// generator writes for the core track: nothing of yours in it.
+func isCoreCopy(c chapters.Chapter) bool {
+	stale, err := exgen.Stale(c.Dir)
+	return err == nil && len(stale) == 0
 }
 
 // deepExercises finds a chapter and its deep exercises.
@@ -115,19 +219,24 @@ func (r *Runner) deepExercises(chapter string) (chapters.Chapter, []exgen.Exerci
 }
 
 // writeTrack asks, backs up, writes (write holds only files that change),
-// and puts the chapter on the deep track in the state file, so status
-// shows its deep exercises.
-func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, question string) error {
-	s := LoadState(r.Root)
-	if len(write) == 0 && s.Deep[c.Name] {
-		r.next("There is nothing to change: your copy already has those stubs. Next: check it:", r.checkCmd(c, 1))
+// and records the chapter's track in the state file, so status shows the
+// exercises of that track. why names the command, for restore's list.
+func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, question, track, why string) error {
+	if len(write) == 0 {
+		if err := SetTrack(r.Root, c.Name, track); err != nil {
+			return err
+		}
+		r.say("", fmt.Sprintf("%s is on the %s track; your copy needed no change.", c.Name, track))
+		r.trackNext(c)
 		return nil
 	}
-	if !r.confirm(question) {
+	// A track you just chose in answer to a question, on a copy that holds
+	// nothing of yours, needs no second question (the backup is still kept).
+	if !(r.picked && isCoreCopy(c)) && !r.confirm(question) {
 		r.say("", "Nothing changed.")
 		return nil
 	}
-	backup, err := r.backup(c, 0, keys(write))
+	backup, err := r.backup(c, 0, keys(write), why)
 	if err != nil {
 		return err
 	}
@@ -136,14 +245,124 @@ func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, questio
 			return err
 		}
 	}
-	s = LoadState(r.Root)
-	s.Deep[c.Name] = true
-	if err := s.Save(r.Root); err != nil {
+	if err := SetTrack(r.Root, c.Name, track); err != nil {
 		return err
 	}
-	if len(write) > 0 {
-		r.say("", fmt.Sprintf("Done. Your old files are in %s. `reset %s` puts the core track back.", backup, c.Number()))
-	}
-	r.next("Next: see where you start:", r.cmd("check", c.Number()))
+	r.say("", fmt.Sprintf("Done: %s is on the %s track. Your old files are in %s (`restore %s` puts them back).", c.Name, track, backup, c.Number()))
+	r.trackNext(c)
 	return nil
+}
+
+// trackNext is the next step after choosing a track; none when a check
+// goes on right after.
+func (r *Runner) trackNext(c chapters.Chapter) {
+	if r.checking {
+		return
+	}
+	r.next(fmt.Sprintf("Next: read docs/%s.md, then see where you start:", c.Name), r.cmd("check", c.Number()))
+}
+
+// fileList prints the files a command writes, one a line.
+func (r *Runner) fileList(c chapters.Chapter, write map[string][]byte) {
+	names := keys(write)
+	sort.Strings(names)
+	for _, n := range names {
+		r.printf("  %s/%s\n", c.Name, filepath.ToSlash(n))
+	}
+}
+
+// warnWork warns, before a command (deep, blank, core) writes over the
+// functions of the exercises ids, about those of them you wrote yourself,
+// and says which passed when you last checked.
+func (r *Runner) warnWork(c chapters.Chapter, ids []int, command, does string) {
+	yours := r.yourWork(c, ids)
+	if len(yours) == 0 {
+		return
+	}
+	passed := LoadState(r.Root).Passed[c.Name]
+	var passing []int
+	for _, id := range yours {
+		if slices.Contains(passed, id) {
+			passing = append(passing, id)
+		}
+	}
+	text := fmt.Sprintf("Careful: %s %s code you wrote", exercisesNamed(yours), map[bool]string{true: "holds", false: "hold"}[len(yours) == 1])
+	if len(passing) > 0 {
+		text += fmt.Sprintf(", and %s when you last checked", passesNamed(passing, len(yours)))
+	}
+	text += fmt.Sprintf(". `%s %s` %s; the backup keeps your code, and `%s` brings it back.", command, c.Number(), does, r.cmd("restore", c.Number()))
+	r.say("", r.paint(yellow, text))
+}
+
+// yourWork lists the exercises among ids whose code in your copy you
+// wrote: not the stub, and, for a deep exercise on the core track, not
+// the code the core track writes for you. (On the deep and blank tracks
+// a deep exercise that is no stub is yours, even when it is the
+// reference to the letter.)
+func (r *Runner) yourWork(c chapters.Chapter, ids []int) []int {
+	track := LoadState(r.Root).Tracks[c.Name]
+	deepIsYours := track == TrackDeep || track == TrackBlank
+	all, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return nil
+	}
+	core, err := exgen.GenerateCore(c.Dir)
+	if err != nil {
+		return nil
+	}
+	var yours []int
+	for _, id := range ids {
+		parts, err := exgen.ExerciseParts(all, id)
+		if err != nil {
+			continue
+		}
+		for name, funcs := range parts {
+			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err == nil && !exgen.Untouched(mine, all[name], funcs) && (deepIsYours || !exgen.Untouched(mine, core[name], funcs)) {
+				yours = append(yours, id)
+				break
+			}
+		}
+	}
+	return yours
+}
+
+// exercisesNamed is "exercise 3" or "exercises 3, 4 and 6".
+func exercisesNamed(ids []int) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("exercise %d", ids[0])
+	}
+	return "exercises " + andList(ids)
+}
+
+// passesNamed says which of your n exercises passed: "it passed", "they
+// all passed", "3 and 4 passed".
+func passesNamed(ids []int, n int) string {
+	switch {
+	case n == 1:
+		return "it passed"
+	case len(ids) == n:
+		return "they all passed"
+	}
+	return andList(ids) + " passed"
+}
+
+// andList is "3", "3 and 4", "3, 4 and 6".
+func andList(ids []int) string {
+	var s []string
+	for _, id := range ids {
+		s = append(s, fmt.Sprint(id))
+	}
+	if len(s) == 1 {
+		return s[0]
+	}
+	return strings.Join(s[:len(s)-1], ", ") + " and " + s[len(s)-1]
+}
+
+func exerciseIDs(list []exgen.Exercise) []int {
+	var ids []int
+	for _, e := range list {
+		ids = append(ids, e.ID)
+	}
+	return ids
 }

@@ -1,7 +1,15 @@
 package runner
 
 import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
+	"time"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
 )
 
 // TestDeepAndBlank walks the two tracks on chapter 03: the core track
@@ -23,7 +31,7 @@ func TestDeepAndBlank(t *testing.T) {
 
 	must(t, r.Deep("03"))
 	got = out.take()
-	contains(t, "deep 03", got, "3 A keyed store under one lock", "Done. Your old files are in")
+	contains(t, "deep 03", got, "3 A keyed store under one lock", "Your old files are in")
 	if err := r.Check("03", 0); err == nil {
 		t.Fatal("check passed right after deep stubbed the deep exercises")
 	}
@@ -42,4 +50,167 @@ func TestDeepAndBlank(t *testing.T) {
 	r.Check("03", 0)
 	got = out.take()
 	contains(t, "check after reset", got, "0 of 6 exercises pass", "+ 4 deep exercises")
+}
+
+// ticking is a clock that moves on a second at every reading, so every
+// backup of a test gets its own name.
+func ticking() func() time.Time {
+	t := time.Date(2026, 11, 24, 14, 41, 0, 0, time.UTC)
+	return func() time.Time { t = t.Add(time.Second); return t }
+}
+
+// TestStartCoreRestore chooses a track the way a learner starts chapter
+// 03, without running its tests: start asks which track and takes deep
+// without a second question (the copy was untouched); core puts the
+// committed copy back byte for byte, imports included; restore lists the
+// backups newest first and puts the deep copy back, backing up first.
+func TestStartCoreRestore(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	r.now = ticking()
+
+	r.In = strings.NewReader("deep\n")
+	must(t, r.Start("03", ""))
+	got := out.take()
+	contains(t, "start 03", got, "Choose a track for 03-indexer", "core   6 exercises", "deep   10 exercises",
+		"Which track? [core/deep/blank] (Enter: core) deep", "Done: 03-indexer is on the deep track", "Next: read docs/03-indexer.md")
+	fits(t, "start 03", got)
+	if strings.Contains(got, "Take on the deep track?") {
+		t.Errorf("start asked twice on an untouched copy:\n%s", got)
+	}
+	if tr := LoadState(root).Tracks[chapter]; tr != TrackDeep || trackOfFiles(c) != TrackDeep {
+		t.Errorf("after start 03 deep: state says %q, files say %q; want deep", tr, trackOfFiles(c))
+	}
+	deepCopy := readCopy(t, c)
+
+	r.Yes = true
+	must(t, r.Core("03"))
+	got = out.take()
+	contains(t, "core 03", got, "The core track of 03-indexer writes its 4 deep exercises for you.", "Put the core track back? [y/N] y (--yes)", "on the core track")
+	fits(t, "core 03", got)
+	if stale, err := exgen.Stale(c.Dir); err != nil || len(stale) > 0 {
+		t.Errorf("after core 03 the copy is not the committed core copy: %v %v", stale, err)
+	}
+	must(t, r.Start("03", "core"))
+	contains(t, "start 03 core on the core copy", out.take(), "03-indexer is on the core track; your copy needed no change.")
+
+	r.Yes = false
+	r.In = strings.NewReader("1\ny\n")
+	must(t, r.Restore("03", ""))
+	got = out.take()
+	fits(t, "restore 03", got)
+	contains(t, "restore 03", got, "Backups of 03-indexer, newest first:", "1  20261124-144", "before core 03", "2  20261124-144", "before deep 03",
+		"Put back which one? [1-2] (Enter: none) 1", "Restore? [y/N] y", "on the deep track")
+	if !bytes.Equal(readCopy(t, c), deepCopy) {
+		t.Errorf("restore 1 did not put the deep copy back")
+	}
+	if tr := LoadState(root).Tracks[chapter]; tr != TrackDeep {
+		t.Errorf("after restoring the deep copy the state says track %q", tr)
+	}
+	list, err := backupsOf(root, c)
+	must(t, err)
+	if len(list) != 3 || list[0].Why != "restore 03 "+list[1].Name {
+		t.Errorf("restore kept no backup of what it replaced: %+v", list)
+	}
+	if err := r.Restore("03", "no-such-backup"); err == nil || !strings.Contains(err.Error(), "restore 03") {
+		t.Errorf("restore of a backup that is not there: %v", err)
+	}
+}
+
+// readCopy is every file of a chapter's exercise/, in one piece.
+func readCopy(t *testing.T, c chapters.Chapter) []byte {
+	t.Helper()
+	paths, err := filepath.Glob(filepath.Join(c.Dir, exgen.ExerciseDir, "*.go"))
+	must(t, err)
+	var all []byte
+	for _, p := range paths {
+		data, err := os.ReadFile(p)
+		must(t, err)
+		all = append(append(all, p...), data...)
+	}
+	return all
+}
+
+// TestFirstCheckOffTerminal: the first check of a chapter never started,
+// with nobody at a terminal, says how to choose, goes on with core, and
+// says it once.
+func TestFirstCheckOffTerminal(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	must(t, r.chooseFirst(c))
+	got := out.take()
+	contains(t, "first check off a terminal", got, "You have not chosen a track for 03-indexer", "start 03 core|deep|blank")
+	fits(t, "first check", got)
+	must(t, r.chooseFirst(c))
+	if again := out.take(); again != "" {
+		t.Errorf("the track note shows again:\n%s", again)
+	}
+}
+
+// TestDeepWarnsAboutYourWork: on blank work where exercise 3 (deep) is
+// done and passed, deep says it stubs code you wrote, before asking.
+func TestDeepWarnsAboutYourWork(t *testing.T) {
+	root := workspace(t)
+	dir := filepath.Join(root, chapter)
+	files, err := exgen.Generate(dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	for name, src := range files {
+		must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
+	}
+	s := LoadState(root)
+	s.Tracks[chapter], s.Passed[chapter] = TrackBlank, []int{3}
+	must(t, s.Save(root))
+
+	r, out := newRunner(root)
+	r.In = strings.NewReader("n\n")
+	must(t, r.Deep("03"))
+	got := out.take()
+	contains(t, "deep 03 on your blank work", got, "Careful: exercise 3 holds code you wrote, and it passed when you last checked.",
+		"`deep 03` puts their stubs back", "Take on the deep track? [y/N] n", "Nothing changed.")
+	fits(t, "deep warning", got)
+	if strings.Index(got, "Careful") > strings.Index(got, "Take on the deep track?") {
+		t.Errorf("the warning comes after the question:\n%s", got)
+	}
+}
+
+// TestTrackFollowsRegeneration: after `make exercises FORCE=1` writes the
+// committed copy, the chapter is on the core track whatever the state
+// file remembered.
+func TestTrackFollowsRegeneration(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, _ := newRunner(root)
+	r.Yes = true
+	must(t, r.Deep("03"))
+	list, err := exgen.Exercises(c.Dir)
+	must(t, err)
+	if !r.onDeepTrack(c, list, nil) {
+		t.Fatal("not on the deep track after deep 03")
+	}
+	must(t, exgen.Write(c.Dir)) // what make exercises FORCE=1 writes
+	if r.onDeepTrack(c, list, nil) {
+		t.Error("still on the deep track after the copy was regenerated")
+	}
+}
+
+// TestFirstCheckAsks: the first check of a chapter never started, at a
+// terminal, asks for the track and checks the one chosen.
+func TestFirstCheckAsks(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on chapter 03")
+	}
+	root := workspace(t)
+	r, out := newRunner(root)
+	r.Terminal = true
+	r.In = strings.NewReader("blank\n")
+	r.Check("03", 0)
+	got := out.take()
+	contains(t, "first check at a terminal", got, "Which track? [core/deep/blank] (Enter: core) blank",
+		"Done: 03-indexer is on the blank track", "0 of 10 exercises pass")
+	fits(t, "first check", got)
+	if strings.Contains(got, "Blank it?") || strings.Contains(got, "Next: read docs") {
+		t.Errorf("the first check asked twice, or gave a next step before checking:\n%s", got)
+	}
 }

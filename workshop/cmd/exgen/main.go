@@ -102,11 +102,21 @@ func write(out io.Writer, root string, c chapters.Chapter, force bool) (bool, er
 		return false, nil
 	}
 	if len(guarded) > 0 {
-		backup, err := runner.BackupFiles(root, time.Now(), c, 0, guarded)
+		backup, err := runner.BackupFiles(root, time.Now(), c, 0, guarded, "make exercises FORCE=1")
 		if err != nil {
 			return false, fmt.Errorf("%s: backing up %s before overwriting them: %w", c.Name, strings.Join(guarded, ", "), err)
 		}
 		fmt.Fprintf(out, "%s: overwriting %s; the old files are in %s\n", c.Name, strings.Join(guarded, ", "), backup)
 	}
-	return true, exgen.WriteFiles(c.Dir, files)
+	if err := exgen.WriteFiles(c.Dir, files); err != nil {
+		return false, err
+	}
+	// The copy is the core track now: a runner that remembered deep or
+	// blank for this chapter must not go on showing deep rows.
+	if _, started := runner.LoadState(root).Tracks[c.Name]; started {
+		if err := runner.SetTrack(root, c.Name, runner.TrackCore); err != nil {
+			return false, err
+		}
+	}
+	return true, nil
 }

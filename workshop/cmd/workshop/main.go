@@ -11,8 +11,11 @@
 //	watch             re-run the current exercise every time you save
 //	reset CH [EX]     put a chapter, or one exercise, back as generated
 //	solution CH EX    the reference code, once your exercise passes
+//	start CH [TRACK]  choose a chapter's track (core, deep or blank) before reading it
 //	deep CH           take on a chapter's deep track too
 //	blank CH          every exercise of both tracks stubbed at once
+//	core CH           put a chapter's core track back
+//	restore CH [B]    put back a backup the commands above kept
 //
 // The work is done by package runner; this file only reads the command line.
 package main
@@ -35,6 +38,9 @@ import (
 
 const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
 
+  start CH [TRACK]  choose how you do chapter CH before you read it: core (its
+                    rules), deep (its locking and loops too) or blank
+                    (everything from scratch); asks when TRACK is left out
   status            every chapter and exercise as pass, fail or not started,
                     with progress bars and the next step (the default)
   check [CH] [EX]   run your copy of chapter CH (e.g. 03), or show exercise EX
@@ -52,13 +58,18 @@ const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
                     exercises all pass stands in for the reference (make demo
                     MINE=1); FLAGS go to the demo
   blank CH          build chapter CH from scratch: every exercise of both
-                    tracks stubbed at once (asks first, keeps a backup;
-                    reset CH puts the core track back)
+                    tracks stubbed at once (asks first, keeps a backup)
+  core CH           put the core track of chapter CH back: the deep
+                    exercises' code is written for you again, your core work
+                    stays (asks first, keeps a backup)
+  restore CH [B]    list the backups of chapter CH, newest first, and put one
+                    back (asks first, and backs up what it replaces)
 
 flags (before or after the command):
   --mine            build each chapter on your own earlier chapters instead of
                     their reference code
-  --yes             answer yes to reset's question
+  --yes             answer yes to the question of reset, start, core, deep,
+                    blank and restore (start and a first check: core)
   --poll DURATION   how often watch looks for changes (default 500ms)
 `
 
@@ -157,14 +168,27 @@ func run(args []string, stdout, stderr io.Writer) int {
 				err = r.Reset(words[0], id)
 			}
 		}
-	case "deep", "blank":
+	case "deep", "blank", "core":
 		err = want(words, 1, 1, cmd+" CH")
 		if err == nil {
-			if cmd == "deep" {
+			switch cmd {
+			case "deep":
 				err = r.Deep(words[0])
-			} else {
+			case "blank":
 				err = r.Blank(words[0])
+			default:
+				err = r.Core(words[0])
 			}
+		}
+	case "start":
+		err = want(words, 1, 2, "start CH [core|deep|blank]")
+		if err == nil {
+			err = r.Start(words[0], optional(words, 1))
+		}
+	case "restore":
+		err = want(words, 1, 2, "restore CH [BACKUP]")
+		if err == nil {
+			err = r.Restore(words[0], optional(words, 1))
 		}
 	case "watch":
 		err = want(words, 0, 0, "watch")
@@ -213,8 +237,16 @@ func want(words []string, least, most int, form string) error {
 }
 
 func example(form string) string {
-	r := strings.NewReplacer("[CH]", "03", "CH", "03", "[EX]", "1", "EX", "1")
-	return runner.Cmd + " " + r.Replace(form)
+	r := strings.NewReplacer("[CH]", "03", "CH", "03", "[EX]", "1", "EX", "1", "[core|deep|blank]", "core", "[BACKUP]", "")
+	return strings.TrimSpace(runner.Cmd + " " + r.Replace(form))
+}
+
+// optional is words[i], or "" when there are fewer words.
+func optional(words []string, i int) string {
+	if i < len(words) {
+		return words[i]
+	}
+	return ""
 }
 
 func exerciseArg(s string) (int, error) {

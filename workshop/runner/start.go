@@ -1,0 +1,121 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// Start begins a chapter on the track you choose (TrackCore, TrackDeep or
+// TrackBlank) before you read it: the core track's copy holds the code of
+// the deep exercises, so a learner who means to write that code should
+// choose before reading it. With no track it explains the three and asks
+// (--yes takes core).
+func (r *Runner) Start(chapter, track string) error {
+	c, err := r.chapter(chapter)
+	if err != nil {
+		return err
+	}
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return err
+	}
+	if len(list) == 0 {
+		return fmt.Errorf("%s has no exercises yet. Next: read its doc, docs/%s.md", c.Name, c.Name)
+	}
+	if track == "" {
+		if track, err = r.chooseTrack(c, list); err != nil {
+			return err
+		}
+		r.picked = true
+		defer func() { r.picked = false }()
+	}
+	return r.takeTrack(c, track)
+}
+
+// chooseFirst asks for a chapter's track on the first check of a
+// chapter you never started: no track chosen, and a copy that is still
+// the generated one. Only a person at a terminal is asked; otherwise the
+// check goes on with the core track and says how to choose.
+func (r *Runner) chooseFirst(c chapters.Chapter) error {
+	if _, chosen := LoadState(r.Root).Tracks[c.Name]; chosen || !isCoreCopy(c) {
+		return nil
+	}
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil || len(list) == 0 {
+		return err
+	}
+	if deepCount(list) == 0 || r.Yes || !r.interactive() {
+		if deepCount(list) > 0 {
+			r.say("", fmt.Sprintf("You have not chosen a track for %s, so this checks the core track. To choose one before you read on (this shows once): `%s core|deep|blank`.",
+				c.Name, r.cmd("start", c.Number())))
+			r.printf("\n")
+		}
+		return SetTrack(r.Root, c.Name, TrackCore)
+	}
+	track, err := r.chooseTrack(c, list)
+	if err != nil {
+		return err
+	}
+	r.picked, r.checking = true, true
+	defer func() { r.picked, r.checking = false, false }()
+	if err := r.takeTrack(c, track); err != nil {
+		return err
+	}
+	r.printf("\n")
+	return nil
+}
+
+// chooseTrack explains the three tracks of a chapter and asks which one
+// you take; Enter (or --yes) is core.
+func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string, error) {
+	deep := deepCount(list)
+	if deep == 0 {
+		r.say("", fmt.Sprintf("%s has only core exercises, so its track is core.", c.Name))
+		return TrackCore, nil
+	}
+	r.say("", fmt.Sprintf("Choose a track for %s before you read docs/%s.md (the core track's copy holds the code the deep track asks you to write):", c.Name, c.Name))
+	r.say("  core   ", fmt.Sprintf("%d exercises: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep))
+	r.say("  deep   ", fmt.Sprintf("%d exercises: core, and those %d parts as exercises too (20 to 40 minutes each).", len(list), deep))
+	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once: the chapter from its types and doc comments.", len(list)))
+	r.say("", fmt.Sprintf("You can switch later (`core %s`, `deep %s`, `blank %s`); each keeps a backup.", c.Number(), c.Number(), c.Number()))
+	if r.Yes {
+		r.printf("Which track? [core/deep/blank] core (--yes)\n")
+		return TrackCore, nil
+	}
+	answer := strings.ToLower(r.ask("Which track? [core/deep/blank] (Enter: core) "))
+	for _, t := range []string{TrackCore, TrackDeep, TrackBlank} {
+		if answer == t || (answer != "" && strings.HasPrefix(t, answer)) {
+			return t, nil
+		}
+	}
+	if answer == "" {
+		return TrackCore, nil
+	}
+	return "", fmt.Errorf("there is no track %q. Next: choose core, deep or blank:\n  %s", answer, r.cmd("start", c.Number(), "core"))
+}
+
+// takeTrack puts your copy of a chapter on a track.
+func (r *Runner) takeTrack(c chapters.Chapter, track string) error {
+	switch track {
+	case TrackCore:
+		return r.Core(c.Name)
+	case TrackDeep:
+		return r.Deep(c.Name)
+	case TrackBlank:
+		return r.Blank(c.Name)
+	}
+	return fmt.Errorf("there is no track %q. Next: choose core, deep or blank:\n  %s", track, r.cmd("start", c.Number(), "core"))
+}
+
+func deepCount(list []exgen.Exercise) int {
+	n := 0
+	for _, e := range list {
+		if e.Track == exgen.TrackDeep {
+			n++
+		}
+	}
+	return n
+}

@@ -418,6 +418,9 @@ func TestWatch(t *testing.T) {
 	}
 	first := waitFor("first run", "run 1", "not started  1  Build an object's key", "Watching 03-indexer/exercise")
 	fits(t, "watch", first)
+	if strings.Contains(first, "run 2") {
+		t.Errorf("the first run is not numbered 1:\n%s", first)
+	}
 	// Exercise 1 passes on its own: watch says so and moves on to 2.
 	fill(t, root, 1)
 	waitFor("after exercise 1", "run 2", "Exercise 1 of 03-indexer passes", "not started  2  Split a key")
@@ -435,6 +438,62 @@ func TestWatch(t *testing.T) {
 	if s := LoadState(root); s.Current == nil || s.Current.Exercise != 5 {
 		t.Errorf("watch did not move to exercise 5: %+v", s.Current)
 	}
+}
+
+// TestWatchSeesAnEarlierChapter: watch is on 04-probe, and a save in 03
+// undoes exercise 2 of 03, which passed before. The next run must say
+// so, naming 03 and the exercise, and the first run is run 1.
+func TestWatchSeesAnEarlierChapter(t *testing.T) {
+	if testing.Short() {
+		t.Skip("runs go test on two chapters")
+	}
+	root := workspace(t)
+	probe := probeChapter(t, root)
+	must(t, exgen.Write(probe.Dir)) // 04-probe's exercise not done: watch stays on it
+	fill(t, root, 2)
+	s := LoadState(root)
+	s.Current = &Position{Chapter: "04-probe", Exercise: 1}
+	s.Passed[chapter] = []int{2}
+	must(t, s.Save(root))
+
+	r, out := newRunner(root)
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan error, 1)
+	go func() { done <- r.Watch(ctx) }()
+	defer func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("watch returned %v", err)
+		}
+	}()
+	waitFor := func(what string, wants ...string) {
+		t.Helper()
+		deadline := time.Now().Add(5 * time.Minute)
+		for time.Now().Before(deadline) {
+			s := out.String()
+			ok := true
+			for _, w := range wants {
+				ok = ok && strings.Contains(s, w)
+			}
+			if ok {
+				return
+			}
+			select {
+			case err := <-done:
+				t.Fatalf("watch stopped early (%v):\n%s", err, s)
+			case <-time.After(50 * time.Millisecond):
+			}
+		}
+		t.Fatalf("%s: watch never printed %q:\n%s", what, wants, out.String())
+	}
+	waitFor("first run", "workshop watch: run 1 at", "Watching 04-probe/exercise")
+	if strings.Contains(out.String(), "run 2") {
+		t.Fatalf("the first run is not run 1:\n%s", out.String())
+	}
+	fill(t, root) // exercise 2 of 03 back to its stub: a regression in 03
+	waitFor("after a save in 03", "run 2", "You saved in 03-indexer/exercise: exercise 2 passed before this change",
+		"2  Split a key back into namespace and name", "check 03 2")
+	fits(t, "watch", out.String())
 }
 
 // TestRestoreStubs resets each exercise alone in a copy where every

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -23,8 +24,10 @@ import (
 //
 // It polls: every r.Poll it hashes the files in each chapter's exercise/
 // directory, which works on every filesystem (network mounts, containers,
-// editors that replace files) and needs nothing but Go. It stops when ctx
-// is done.
+// editors that replace files) and needs nothing but Go. A save in another
+// chapter's exercise/ (one the current chapter builds on with --mine, or
+// any other) runs that chapter too, and the next draw says whether it
+// still passes what it passed before. It stops when ctx is done.
 func (r *Runner) Watch(ctx context.Context) error {
 	poll := r.Poll
 	if poll <= 0 {
@@ -32,16 +35,17 @@ func (r *Runner) Watch(ctx context.Context) error {
 	}
 	r.watching = true
 	defer func() { r.watching = false }()
-	runs := 0
-	var moved string // what the last run moved on from, said on the next draw
+	runs := 0          // counted when drawn, so the first drawn run is run 1
+	var moved string   // what the last run moved on from, said on the next draw
+	var saved []string // chapters whose exercise/ changed since the last run
 	for {
 		pos, err := r.watchTarget()
 		if err != nil {
 			return err
 		}
-		before := r.fingerprint()
-		runs++
+		before := r.fingerprints()
 		if pos == nil {
+			runs++
 			r.draw(runs, func() {
 				if moved != "" {
 					r.say("", r.paint(green, moved))
@@ -99,7 +103,13 @@ func (r *Runner) Watch(ctx context.Context) error {
 				e = b
 			}
 		}
+		elsewhere := r.checkSaved(saved, c)
+		saved = nil
+		runs++
 		r.draw(runs, func() {
+			for _, o := range elsewhere {
+				r.savedReport(o)
+			}
 			if moved != "" {
 				for _, line := range strings.Split(moved, "\n") {
 					r.say("", r.paint(green, line))
@@ -116,12 +126,79 @@ func (r *Runner) Watch(ctx context.Context) error {
 				_ = r.explain(x, e)
 			}
 			r.printf("\n")
-			r.say("", fmt.Sprintf("Watching %s/%s: save a file to run again. Press Ctrl-C to stop.", c.Name, exgen.ExerciseDir))
+			r.say("", fmt.Sprintf("Watching %s/%s and every other chapter's %s/: save a file to run again. Press Ctrl-C to stop.", c.Name, exgen.ExerciseDir, exgen.ExerciseDir))
 		})
-		if err := r.waitForChange(ctx, before, poll); err != nil {
+		if saved, err = r.waitForChange(ctx, before, poll); err != nil {
 			return nil // ctx is done: stopping is not an error
 		}
 	}
+}
+
+// savedCheck is a chapter you saved in while watch was on another one:
+// its result, and the exercises that passed before the save and no
+// longer do.
+type savedCheck struct {
+	x    *result
+	lost []int
+}
+
+// checkSaved runs the chapters named in saved, other than the one watch
+// is on, and compares each with what passed when it was last checked
+// (State.Passed), which it then updates.
+func (r *Runner) checkSaved(saved []string, on chapters.Chapter) []savedCheck {
+	var out []savedCheck
+	for _, name := range saved {
+		if name == on.Name {
+			continue
+		}
+		c, err := r.chapter(name)
+		if err != nil {
+			continue
+		}
+		x, err := r.check(c)
+		if err != nil || x.res == nil {
+			continue
+		}
+		s := LoadState(r.Root)
+		var now, lost []int
+		for _, e := range x.res.Exercises {
+			if x.res.Build == "" && e.Status == progress.Pass {
+				now = append(now, e.ID)
+			}
+		}
+		for _, id := range s.Passed[c.Name] {
+			if !slices.Contains(now, id) {
+				lost = append(lost, id)
+			}
+		}
+		s.Passed[c.Name] = now
+		_ = s.Save(r.Root) // a convenience: not worth stopping for
+		out = append(out, savedCheck{x: x, lost: lost})
+	}
+	return out
+}
+
+// savedReport says how a chapter you saved in stands: red, with the
+// exercises that stopped passing, when your change broke one.
+func (r *Runner) savedReport(o savedCheck) {
+	x := o.x
+	where := fmt.Sprintf("You saved in %s/%s:", x.c.Name, exgen.ExerciseDir)
+	switch {
+	case x.res.Build != "":
+		r.say("", r.paint(red, where+" it does not compile now."))
+		r.next("Next: fix it there; this shows the errors:", r.cmd("check", x.c.Number()))
+	case len(o.lost) > 0:
+		r.say("", r.paint(red, fmt.Sprintf("%s %s passed before this change and %s not now.", where, exercisesNamed(o.lost), map[bool]string{true: "does", false: "do"}[len(o.lost) == 1])))
+		for _, e := range x.res.Exercises {
+			if slices.Contains(o.lost, e.ID) {
+				r.row(x, e)
+			}
+		}
+		r.next("Next: see why there:", r.checkCmd(x.c, o.lost[0]))
+	default:
+		r.say("", fmt.Sprintf("%s %d of %d exercises pass, and none that passed before has stopped.", where, x.done(), x.total()))
+	}
+	r.printf("\n")
 }
 
 // draw starts a fresh screen (or, off a terminal, a separator line) and
@@ -188,30 +265,39 @@ func (r *Runner) finishChapter(c chapters.Chapter) {
 	}
 }
 
-// waitForChange polls until the fingerprint differs from before.
-func (r *Runner) waitForChange(ctx context.Context, before string, poll time.Duration) error {
+// waitForChange polls until some chapter's fingerprint differs from
+// before, and returns the chapters that changed.
+func (r *Runner) waitForChange(ctx context.Context, before map[string]string, poll time.Duration) ([]string, error) {
 	t := time.NewTicker(poll)
 	defer t.Stop()
 	for {
 		select {
 		case <-ctx.Done():
-			return ctx.Err()
+			return nil, ctx.Err()
 		case <-t.C:
-			if r.fingerprint() != before {
-				return nil
+			var changed []string
+			for name, sum := range r.fingerprints() {
+				if before[name] != sum {
+					changed = append(changed, name)
+				}
+			}
+			if len(changed) > 0 {
+				sort.Strings(changed)
+				return changed, nil
 			}
 		}
 	}
 }
 
-// fingerprint hashes the names and contents of the files in every
-// chapter's exercise/ directory. Contents, not modification times: some
+// fingerprints hashes, per chapter, the names and contents of the files
+// in its exercise/ directory. Contents, not modification times: some
 // filesystems keep times to the second or two, and a quick second save
 // must still count.
-func (r *Runner) fingerprint() string {
-	h := sha256.New()
+func (r *Runner) fingerprints() map[string]string {
+	sums := map[string]string{}
 	list, _ := chapters.All(r.Root)
 	for _, c := range list {
+		h := sha256.New()
 		dir := filepath.Join(c.Dir, exgen.ExerciseDir)
 		var paths []string
 		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
@@ -231,6 +317,7 @@ func (r *Runner) fingerprint() string {
 			f.Close()
 			h.Write([]byte{0})
 		}
+		sums[c.Name] = fmt.Sprintf("%x", h.Sum(nil))
 	}
-	return fmt.Sprintf("%x", h.Sum(nil))
+	return sums
 }

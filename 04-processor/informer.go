@@ -134,6 +134,7 @@ func (s *SharedIndexInformer) GetStore() indexer.Store { return s.indexer }
 func (s *SharedIndexInformer) SetTransform(transform TransformFunc) error {
 	// exercise:begin 11 Handlers on a live informer: add, remove, and refuse what can no longer change
 	// exercise:hint AddEventHandlerWithOptions refuses once the informer has stopped, settles the handler's resync period (at least the minimum; shorter than the check period: raised to it when running, or the check period lowered before start; determineResyncPeriod gives the listener's effective one), makes a listener and either registers it or, when running, joins it to the running processor. RemoveEventHandler removes the listener under both locks. SetTransform, SetWatchErrorHandler and AddIndexers work only before start.
+	// exercise:deeper The errors are client-go's: "informer has already started" (SetTransform, SetWatchErrorHandler), "indexer was not added because it has stopped already" (AddIndexers) and fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler).
 	// exercise:deeper Take startedLock for the whole of AddEventHandler: Run must not start between the check and the registration. RemoveEventHandler also takes blockDeltas, so no delta is half-distributed when the listener goes. determineResyncPeriod: zero stays zero, a zero check period turns resync off, and a period shorter than the check period becomes the check period.
 	// exercise:track deep
 	s.startedLock.Lock()

@@ -370,6 +370,7 @@ func notReady() error {
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
 	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
+	// exercise:deeper tooOldResourceVersion(requested, oldest) is apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)).
 	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, registerLocked, newErrorWatcher and tooOldResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()

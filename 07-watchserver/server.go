@@ -157,6 +157,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 2 Update: optimistic concurrency on ModRevision
 	// exercise:hint Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
+	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs), each a field.Forbidden: on sendInitialEvents, "sendInitialEvents is forbidden for list"; on resourceVersionMatch, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" or "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided". A continue with a resourceVersion is a 400: "specifying resource version is not allowed when using continue"; a bad limit, fmt.Sprintf("limit: %q is not a number", v).
 	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change. It also covers Delete and List (the list's version is the header revision), and the update/delete/list handlers with validate and isWatch.
 	cm, err := readConfigMap(r)
 	if err == nil {
@@ -263,6 +264,7 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool, sel Selector) {
 	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
 	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
+	// exercise:deeper The 406's message is "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch".
 	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer) and watchTimeout.
 	// exercise:track deep
 	q := r.URL.Query()

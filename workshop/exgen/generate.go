@@ -34,10 +34,12 @@ func Generate(chapterDir string, stub func(id int) bool) (map[string][]byte, err
 	if err != nil {
 		return nil, err
 	}
-	chapter := filepath.Base(chapterDir)
+	if err := findImportDirs(chapterDir, files); err != nil {
+		return nil, err
+	}
 	out := map[string][]byte{}
 	for _, f := range files {
-		src, err := stubFile(chapter, f, exercises, stub)
+		src, err := stubFile(chapterDir, f, exercises, stub)
 		if err != nil {
 			return nil, err
 		}
@@ -81,16 +83,23 @@ func GenerateCore(chapterDir string) (map[string][]byte, error) {
 }
 
 // stubFile writes one exercise-copy file.
-func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub func(int) bool) ([]byte, error) {
+func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub func(int) bool) ([]byte, error) {
+	chapter := filepath.Base(chapterDir)
+	stubs, err := describeStubs(f, exercises)
+	if err != nil {
+		return nil, err
+	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "// Your copy of ../%s, written by `make exercises`. Fill in each\n// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work.\n\n", f.name, chapter[:2])
+	fmt.Fprintf(&b, "// Your copy of ../%s, written by `make exercises`. Fill in each\n"+
+		"// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work, and\n"+
+		"// `go run ./workshop/cmd/workshop hint %s N` gives exercise N's hint.\n\n", f.name, chapter[:2], chapter[:2])
 	next := 0 // index of the next region in f.regions
 	for i := 0; i < len(f.lines); i++ {
 		if next < len(f.regions) && f.regions[next].begin == i {
 			r := f.regions[next]
 			next++
 			if stub(r.id) {
-				writeStub(&b, chapter, r, exercises[r.id])
+				writeStub(&b, chapter, r, stubs[r.begin])
 				i = r.end
 				continue
 			}
@@ -101,10 +110,15 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 		b.WriteString(f.lines[i])
 		b.WriteByte('\n')
 	}
-	// Every file with an exercise keeps the todo import, stubbed or done,
-	// so that a learner's finished file is the generated one minus stubs.
+	// Every file with an exercise keeps its imports and the todo import,
+	// stubbed or done, so that a learner's finished file is the generated
+	// one minus stubs.
 	if len(f.regions) > 0 {
-		b.WriteString(keepTodo)
+		keep, err := keepers(chapterDir, f)
+		if err != nil {
+			return nil, err
+		}
+		b.WriteString(keep)
 	}
 	src := []byte(b.String())
 	if len(f.regions) > 0 {
@@ -120,24 +134,11 @@ func stubFile(chapter string, f sourceFile, exercises map[int]*Exercise, stub fu
 	return formatted, nil
 }
 
-// keepTodo ends every exercise file with a region. Without it, filling in
-// the last stub of a file would leave the todo import unused, and the
-// file would stop compiling until the learner removed the import by hand.
-const keepTodo = `
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
-`
-
-func writeStub(b *strings.Builder, chapter string, r region, ex *Exercise) {
-	in := r.indent
-	if ex.Title != "" && ex.Line == r.begin+1 {
-		fmt.Fprintf(b, "%s// Exercise %d: %s.\n", in, r.id, strings.TrimSuffix(ex.Title, "."))
-	} else {
-		fmt.Fprintf(b, "%s// Exercise %d, continued.\n", in, r.id)
-	}
-	fmt.Fprintf(b, "%s// Hint: %s\n", in, ex.Hint)
-	fmt.Fprintf(b, "%spanic(todo.Exercise(%q, %d, %s))\n", in, chapter, r.id, strconv.Quote(ex.Hint))
+// writeStub replaces a region by one line saying what its function does
+// and the panic, which names the exercise and the function.
+func writeStub(b *strings.Builder, chapter string, r region, s stubText) {
+	fmt.Fprintf(b, "%s// %s\n", r.indent, s.what)
+	fmt.Fprintf(b, "%spanic(todo.Exercise(%q, %d, %q))\n", r.indent, chapter, r.id, s.fn)
 }
 
 func isMarker(line string) bool {

@@ -12,8 +12,10 @@
 //	}
 //
 // The generator copies the package to exercise/ and replaces every region by
-// a panic that names the exercise and its hint, so the copy compiles and
-// every test that reaches an unfinished exercise says which one it is.
+// a one-line comment on what its function does and a panic that names the
+// exercise, so the copy compiles and every test that reaches an unfinished
+// exercise says which one it is. The hints stay here, in the markers: the
+// runner and the failure reports read them from the reference.
 // An exercise may span several regions; only its first region carries the
 // title and hints.
 package exgen

@@ -42,16 +42,15 @@ func report(chapter, impl string, f *File, d *divergence) string {
 		fmt.Fprintf(&b, "  Why:      %s\n", wrap(d.comment, "            "))
 	}
 
-	exercises, _ := exgen.Exercises(chapter)
-	byID := map[int]exgen.Exercise{}
-	for _, ex := range exercises {
-		byID[ex.ID] = ex
-	}
+	// The hints come from the markers of the reference (exercisesOf), of
+	// the chapter whose stub stopped the step when one did.
+	byID, owner := exercisesOf(chapter, ""), filepath.Base(chapter)
 	blame := f.Exercises
 	switch nd := d.panicked.notDone(); {
 	case nd != nil:
 		fmt.Fprintf(&b, "  Stopped:  this step needs %s exercise %d, which is not done yet.\n", nd.Chapter, nd.Exercise)
 		blame = []int{nd.Exercise}
+		byID, owner = exercisesOf(chapter, nd.Chapter), nd.Chapter
 	case d.panicked != nil:
 		fmt.Fprintf(&b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
 	case oneLine(d.want) && oneLine(d.got):
@@ -69,7 +68,7 @@ func report(chapter, impl string, f *File, d *divergence) string {
 	if impl == Exercise && len(blame) > 0 {
 		if ex, ok := byID[blame[0]]; ok {
 			fmt.Fprintf(&b, "  Next:     edit %s, then run `make exercise CH=%s`.\n",
-				filepath.Join(filepath.Base(chapter), exgen.ExerciseDir, ex.File), filepath.Base(chapter)[:2])
+				filepath.Join(owner, exgen.ExerciseDir, ex.File), owner[:2])
 		}
 	}
 	return b.String()

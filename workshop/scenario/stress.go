@@ -27,8 +27,8 @@ func Stress(t *testing.T, exercise int, name string, fn func(t *testing.T)) {
 				if !ok {
 					panic(v)
 				}
-				t.Fatalf("  Stopped:  this stress test needs %s exercise %d, which is not done yet.\n            Hint: %s",
-					nd.Chapter, nd.Exercise, nd.Hint)
+				t.Fatalf("  Stopped:  this stress test needs %s exercise %d, which is not done yet.%s",
+					nd.Chapter, nd.Exercise, notDoneHint(nd))
 			}
 		}()
 		fn(t)

@@ -6,16 +6,19 @@ import "fmt"
 
 // NotDone is the panic value of an unfinished exercise. The scenario runner
 // recovers it and turns it into a report that names the exercise and its
-// hint, so an unfinished exercise reads as a to-do, not as a crash.
+// hint, so an unfinished exercise reads as a to-do, not as a crash. The
+// hint comes from the reference's markers, not from here: one exercise
+// has one hint, however many functions it stubs.
 type NotDone struct {
 	Chapter  string // "03-indexer"
 	Exercise int    // 1, 2, ...
-	Hint     string
+	Func     string // the stubbed function, "threadSafeMap.updateIndices"
 }
 
-// Exercise returns the panic value for exercise n of chapter.
-func Exercise(chapter string, n int, hint string) *NotDone {
-	return &NotDone{Chapter: chapter, Exercise: n, Hint: hint}
+// Exercise returns the panic value for exercise n of chapter, raised in
+// the stub of function fn.
+func Exercise(chapter string, n int, fn string) *NotDone {
+	return &NotDone{Chapter: chapter, Exercise: n, Func: fn}
 }
 
 func (e *NotDone) Error() string {

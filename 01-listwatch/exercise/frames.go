@@ -1,10 +1,12 @@
 // Your copy of ../frames.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
+// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
 
 package listwatch
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 
@@ -95,9 +97,8 @@ func NewFrameDecoder(r io.Reader, kind Kind) *FrameDecoder {
 // frame gives a *StatusError; a frame that cannot be read gives a
 // *DecodeError, and the stream cannot be read further.
 func (d *FrameDecoder) Next() (Event, error) {
-	// Exercise 2: Decode one watch frame.
-	// Hint: Read one {"type","object"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError.
-	panic(todo.Exercise("01-listwatch", 2, "Read one {\"type\",\"object\"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError."))
+	// Exercise 2: Next returns the next event.
+	panic(todo.Exercise("01-listwatch", 2, "FrameDecoder.Next"))
 }
 
 // decodeStatus reads a metav1.Status, as ERROR frames and error responses
@@ -113,6 +114,11 @@ func decodeStatus(raw []byte) (metav1.Status, error) {
 	return st, nil
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = errors.Is
+	_ = fmt.Errorf
+)

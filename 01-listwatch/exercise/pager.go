@@ -1,12 +1,15 @@
 // Your copy of ../pager.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
+// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
 
 package listwatch
 
 import (
 	"context"
 
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -32,11 +35,15 @@ const DefaultPageSize = 500
 //
 // client-go: tools/pager/pager.go (ListPager.List)
 func ListAll(ctx context.Context, lw ListerWatcher, opts metav1.ListOptions, pageSize int64) (list *List, paginated bool, err error) {
-	// Exercise 5: Read a whole LIST, page by page.
-	// Hint: Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version.
-	panic(todo.Exercise("01-listwatch", 5, "Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version."))
+	// Exercise 5: ListAll reads a whole LIST, page by page.
+	panic(todo.Exercise("01-listwatch", 5, "ListAll"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = apierrors.IsResourceExpired
+	_ runtime.Object
+)

@@ -1,10 +1,12 @@
 // Your copy of ../reflector.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
+// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
 
 package listwatch
 
 import (
 	"context"
+	"fmt"
 	"reflect"
 	"strings"
 	"sync"
@@ -229,9 +231,8 @@ func (r *Reflector) relistResourceVersion() string {
 
 // list reads the whole collection and replaces the store with it.
 func (r *Reflector) list(ctx context.Context) error {
-	// Exercise 10: List, and list again when the version is gone.
-	// Hint: LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from "".
-	panic(todo.Exercise("01-listwatch", 10, "LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from \"\"."))
+	// Exercise 10: list reads the whole collection and replaces the store with it.
+	panic(todo.Exercise("01-listwatch", 10, "Reflector.list"))
 }
 
 // pageSize is the LIST limit: the caller's, or 500 once the server has
@@ -278,6 +279,15 @@ func isTooLargeResourceVersionError(err error) bool {
 	return strings.Contains(st.Status().Message, "Too large resource version")
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = strings.Contains
+	_ = apierrors.IsResourceExpired
+	_ = metav1.CauseTypeResourceVersionTooLarge
+	_ unstructured.Unstructured
+	_ = klog.FromContext
+)

@@ -1,5 +1,6 @@
 // Your copy of ../watch.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
+// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
 
 package listwatch
 
@@ -180,9 +181,8 @@ func isWatchErrorRetriable(err error) bool {
 // client-go: tools/cache/reflector.go (handleAnyWatch)
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	exitOnInitialEventsEnd bool, setRV func(rv string, pastInitial bool), errc <-chan error) (initialEventsEnd bool, err error) {
-	// Exercise 12: Apply a watch's events to the store.
-	// Hint: Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err.
-	panic(todo.Exercise("01-listwatch", 12, "Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err."))
+	// Exercise 12: handleWatch applies a watch's events to store until the stream ends.
+	panic(todo.Exercise("01-listwatch", 12, "Reflector.handleWatch"))
 }
 
 // accept checks an event's object before it reaches the store: the
@@ -210,6 +210,17 @@ func (r *Reflector) accept(ctx context.Context, obj runtime.Object) bool {
 	return true
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = reflect.TypeOf
+	_ sync.WaitGroup
+	_ = syscall.ECONNREFUSED
+	_ = apierrors.IsTooManyRequests
+	_ = meta.Accessor
+	_ = metav1.InitialEventsAnnotationKey
+	_ unstructured.Unstructured
+	_ = klog.FromContext
+)

@@ -1,10 +1,19 @@
 // Your copy of ../watchlist.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
+// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
 
 package listwatch
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/utils/ptr"
+
+	indexer "example.com/walkthrough/03-indexer"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -39,11 +48,19 @@ func (r *Reflector) rewatchResourceVersion() string {
 //
 // client-go: tools/cache/reflector.go (Reflector.watchList)
 func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
-	// Exercise 14: Stream the initial list (WatchList).
-	// Hint: Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch.
-	panic(todo.Exercise("01-listwatch", 14, "Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch."))
+	// Exercise 14: watchList fills the store with a streaming list.
+	panic(todo.Exercise("01-listwatch", 14, "Reflector.watchList"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = errors.Is
+	_ = fmt.Errorf
+	_ = time.Now
+	_ = metav1.ResourceVersionMatchNotOlderThan
+	_ = ptr.To[int]
+	_ = indexer.NewStore
+)

@@ -1,5 +1,6 @@
 // Your copy of ../deltafifo.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
+// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
 
 package deltafifo
 
@@ -140,9 +141,8 @@ func (f *DeltaFIFO) Delete(obj any) error {
 
 // unheardOfLocked reports whether a deletion of key can be dropped.
 func (f *DeltaFIFO) unheardOfLocked(key string) bool {
-	// Exercise 4: Drop the deletion of an object nobody has heard of.
-	// Hint: You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count.
-	panic(todo.Exercise("02-deltafifo", 4, "You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count."))
+	// Exercise 4: unheardOfLocked reports whether a deletion of key can be dropped.
+	panic(todo.Exercise("02-deltafifo", 4, "DeltaFIFO.unheardOfLocked"))
 }
 
 // queueActionLocked appends one delta to its key's list. A key seen for the
@@ -187,9 +187,8 @@ func dedupDeltas(d Deltas) Deltas {
 //
 // client-go: tools/cache/delta_fifo.go (isDeletionDup)
 func isDeletionDup(older, newer *Delta) *Delta {
-	// Exercise 3: Fold a repeated deletion.
-	// Hint: Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first.
-	panic(todo.Exercise("02-deltafifo", 3, "Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first."))
+	// Exercise 3: isDeletionDup decides which of two consecutive deltas survives, or returns nil when both stay.
+	panic(todo.Exercise("02-deltafifo", 3, "isDeletionDup"))
 }
 
 // Pop waits for a key, takes it and its deltas out of the queue, and hands
@@ -201,9 +200,8 @@ func isDeletionDup(older, newer *Delta) *Delta {
 func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 2: Pop one key and its deltas.
-	// Hint: You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas.
-	panic(todo.Exercise("02-deltafifo", 2, "You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas."))
+	// Exercise 2: Pop waits for a key, takes it and its deltas out of the queue, and hands the Deltas to process.
+	panic(todo.Exercise("02-deltafifo", 2, "DeltaFIFO.Pop"))
 }
 
 // Close wakes every waiting Pop. Items already queued can still be popped,

@@ -1,9 +1,12 @@
 // Your copy of ../deltafifo_relist.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
+// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
 
 package deltafifo
 
 import "example.com/walkthrough/workshop/todo"
+
+import "fmt"
 
 // Replace is what a Reflector calls with a full list: the first one, or a
 // relist after its watch broke. It queues one delta per listed object
@@ -20,9 +23,8 @@ import "example.com/walkthrough/workshop/todo"
 func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 5: Replace: queue the list, then tombstones for the missing.
-	// Hint: You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown.
-	panic(todo.Exercise("02-deltafifo", 5, "You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown."))
+	// Exercise 5: Replace is what a Reflector calls with a full list.
+	panic(todo.Exercise("02-deltafifo", 5, "DeltaFIFO.Replace"))
 }
 
 // Resync hands the consumer's objects out again as Sync deltas, so that
@@ -35,11 +37,14 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 6: Resync the known objects that are not queued.
-	// Hint: For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas.
-	panic(todo.Exercise("02-deltafifo", 6, "For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas."))
+	// Exercise 6: Resync hands the consumer's objects out again as Sync deltas.
+	panic(todo.Exercise("02-deltafifo", 6, "DeltaFIFO.Resync"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+)

@@ -1,5 +1,6 @@
 // Your copy of ../popbatch.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
+// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
 
 package deltafifo
 
@@ -28,9 +29,8 @@ var batchable = map[DeltaType]bool{Added: true, Updated: true, Deleted: true, Re
 func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProcessFunc) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
-	// Exercise 10: Pop a batch of deltas for distinct keys.
-	// Hint: You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch.
-	panic(todo.Exercise("02-deltafifo", 10, "You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch."))
+	// Exercise 10: PopBatch takes a run of deltas from the head of the log and hands it to processBatch in one call.
+	panic(todo.Exercise("02-deltafifo", 10, "RealFIFO.PopBatch"))
 }
 
 // keeps the todo import in use once every stub above is filled in; delete

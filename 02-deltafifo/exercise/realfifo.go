@@ -1,5 +1,6 @@
 // Your copy of ../realfifo.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
+// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
 
 package deltafifo
 
@@ -233,6 +234,10 @@ func (f *RealFIFO) Name() string { return "RealFIFO" }
 // Done is closed once HasSynced is true.
 func (f *RealFIFO) Done() <-chan struct{} { return f.sync.synced }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = indexer.MetaNamespaceKeyFunc
+)

@@ -1,5 +1,6 @@
 // Your copy of ../realfifo_relist.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
+// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
 
 package deltafifo
 
@@ -65,9 +66,8 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 //
 // client-go: tools/cache/the_real_fifo.go (reconcileReplacement)
 func (f *RealFIFO) reconcileLocked(list []any) error {
-	// Exercise 9: Reconcile a relist: tombstones first, then Replaced.
-	// Hint: You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced.
-	panic(todo.Exercise("02-deltafifo", 9, "You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced."))
+	// Exercise 9: reconcileLocked is the non-atomic Replace.
+	panic(todo.Exercise("02-deltafifo", 9, "RealFIFO.reconcileLocked"))
 }
 
 // Resync in atomic mode appends one SyncAll: the consumer resyncs every
@@ -122,6 +122,10 @@ func (f *RealFIFO) Bookmark(rv string) error {
 	return nil
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+)

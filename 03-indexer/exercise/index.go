@@ -1,5 +1,6 @@
 // Your copy of ../index.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
+// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
 
 package indexer
 
@@ -81,9 +82,8 @@ func (s *storeIndex) update(key string, oldObj, newObj any) {
 //
 // client-go: tools/cache/thread_safe_store.go (storeIndex.updateSingleIndex)
 func (s *storeIndex) updateOne(name, key string, oldObj, newObj any) {
-	// Exercise 5: Move index entries when an object changes.
-	// Hint: Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set.
-	panic(todo.Exercise("03-indexer", 5, "Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set."))
+	// Exercise 5: updateOne does update for the index called name.
+	panic(todo.Exercise("03-indexer", 5, "storeIndex.updateOne"))
 }
 
 // values runs the index function called name on obj. A nil obj has no
@@ -136,6 +136,11 @@ func (s *storeIndex) keysMatching(name string, obj any) (keySet, error) {
 	return union, nil
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = meta.Accessor
+)

@@ -1,5 +1,6 @@
 // Your copy of ../indexer.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
+// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
 
 package indexer
 

@@ -1,10 +1,14 @@
 // Your copy of ../keys.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
+// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
 
 package indexer
 
 import (
 	"fmt"
+	"strings"
+
+	"k8s.io/apimachinery/pkg/api/meta"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -45,9 +49,8 @@ type ExplicitKey string
 //
 // client-go: tools/cache/store.go (MetaNamespaceKeyFunc, ObjectToName)
 func MetaNamespaceKeyFunc(obj any) (string, error) {
-	// Exercise 1: Build an object's key.
-	// Hint: An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty.
-	panic(todo.Exercise("03-indexer", 1, "An ExplicitKey is already a key. Anything else is read through meta.Accessor: \"namespace/name\", or just \"name\" when the namespace is empty."))
+	// Exercise 1: MetaNamespaceKeyFunc is the key function of nearly every informer.
+	panic(todo.Exercise("03-indexer", 1, "MetaNamespaceKeyFunc"))
 }
 
 // SplitMetaNamespaceKey undoes MetaNamespaceKeyFunc. A key with no slash
@@ -56,9 +59,8 @@ func MetaNamespaceKeyFunc(obj any) (string, error) {
 //
 // client-go: tools/cache/store.go (SplitMetaNamespaceKey)
 func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
-	// Exercise 2: Split a key back into namespace and name.
-	// Hint: Split on every "/": one part is a cluster-scoped name, two parts are namespace and name, and anything else is an error.
-	panic(todo.Exercise("03-indexer", 2, "Split on every \"/\": one part is a cluster-scoped name, two parts are namespace and name, and anything else is an error."))
+	// Exercise 2: SplitMetaNamespaceKey undoes MetaNamespaceKeyFunc.
+	panic(todo.Exercise("03-indexer", 2, "SplitMetaNamespaceKey"))
 }
 
 // DeletedFinalStateUnknown is a tombstone. When an informer learns that an
@@ -78,11 +80,15 @@ type DeletedFinalStateUnknown struct {
 //
 // client-go: tools/cache/controller.go (DeletionHandlingMetaNamespaceKeyFunc)
 func DeletionHandlingMetaNamespaceKeyFunc(obj any) (string, error) {
-	// Exercise 1, continued.
-	// Hint: An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty.
-	panic(todo.Exercise("03-indexer", 1, "An ExplicitKey is already a key. Anything else is read through meta.Accessor: \"namespace/name\", or just \"name\" when the namespace is empty."))
+	// Exercise 1: DeletionHandlingMetaNamespaceKeyFunc is MetaNamespaceKeyFunc that also accepts tombstones.
+	panic(todo.Exercise("03-indexer", 1, "DeletionHandlingMetaNamespaceKeyFunc"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = strings.Split
+	_ = meta.Accessor
+)

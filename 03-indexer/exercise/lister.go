@@ -1,9 +1,11 @@
 // Your copy of ../lister.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
+// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
 
 package indexer
 
 import (
+	"k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/labels"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -80,11 +82,15 @@ func (l Lister[T]) candidates() []any {
 //
 // client-go: listers/generic_helpers.go (ResourceIndexer.Get)
 func (l Lister[T]) Get(name string) (T, error) {
-	// Exercise 7: Get an object through a lister.
-	// Hint: The key is "namespace/name", or just "name" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name.
-	panic(todo.Exercise("03-indexer", 7, "The key is \"namespace/name\", or just \"name\" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name."))
+	// Exercise 7: Get returns the object called name in the lister's namespace.
+	panic(todo.Exercise("03-indexer", 7, "Lister.Get"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = errors.NewNotFound
+	_ = meta.Accessor
+)

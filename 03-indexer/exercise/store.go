@@ -1,11 +1,15 @@
 // Your copy of ../store.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
+// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
 
 package indexer
 
 import (
+	"fmt"
 	"maps"
 	"slices"
+	"sort"
+	"strings"
 	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -116,9 +120,8 @@ func (s *ThreadSafeStore) ListKeys() []string {
 // reflector calls it with the result of a LIST: whatever is not in the new
 // list is gone. The store takes ownership of items.
 func (s *ThreadSafeStore) Replace(items map[string]any, rv string) {
-	// Exercise 9: Replace everything and rebuild the indexes.
-	// Hint: Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item.
-	panic(todo.Exercise("03-indexer", 9, "Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item."))
+	// Exercise 9: Replace swaps the whole content for items, at resource version rv.
+	panic(todo.Exercise("03-indexer", 9, "ThreadSafeStore.Replace"))
 }
 
 // Index returns the objects that share an index value with obj in the
@@ -190,17 +193,15 @@ func (s *ThreadSafeStore) GetIndexers() Indexers {
 // there from the start. A name that already exists is refused: silently
 // replacing an index function would leave its index built by the old one.
 func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
-	// Exercise 10: Add an index to a store that already has objects.
-	// Hint: First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
-	panic(todo.Exercise("03-indexer", 10, "First refuse any name that already exists, with the error \"indexer conflict: map[name:{}]\" (all clashing names, sorted). Then add the functions and index every stored object under each new index only."))
+	// Exercise 10: AddIndexers adds index functions and indexes every object already in the store under them.
+	panic(todo.Exercise("03-indexer", 10, "ThreadSafeStore.AddIndexers"))
 }
 
 // conflictError reports index names that already exist, worded and
 // ordered as client-go prints its set: "indexer conflict: map[a:{} b:{}]".
 func conflictError(names []string) error {
-	// Exercise 10, continued.
-	// Hint: First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
-	panic(todo.Exercise("03-indexer", 10, "First refuse any name that already exists, with the error \"indexer conflict: map[name:{}]\" (all clashing names, sorted). Then add the functions and index every stored object under each new index only."))
+	// Exercise 10: conflictError reports index names that already exist.
+	panic(todo.Exercise("03-indexer", 10, "conflictError"))
 }
 
 // LastStoreSyncResourceVersion is the resource version of the last write
@@ -219,6 +220,15 @@ func (s *ThreadSafeStore) Bookmark(rv string) {
 	s.rv = rv
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = maps.Keys[map[int]int, int, int]
+	_ = slices.AppendSeq[[]int, int]
+	_ = sort.Strings
+	_ = strings.Join
+	_ = meta.Accessor
+)

@@ -1,5 +1,6 @@
 // Your copy of ../buffer.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -34,16 +35,14 @@ func NewRingBuffer(initialSize int) *RingBuffer {
 
 // Write appends item, doubling the storage first if it is full.
 func (r *RingBuffer) Write(item any) {
-	// Exercise 1: Grow a ring buffer instead of blocking.
-	// Hint: When the ring is full, move its items in order into storage twice as big (16 if it had none), then put the new item after the last one.
-	panic(todo.Exercise("04-processor", 1, "When the ring is full, move its items in order into storage twice as big (16 if it had none), then put the new item after the last one."))
+	// Exercise 1: Write appends item, doubling the storage first if it is full.
+	panic(todo.Exercise("04-processor", 1, "RingBuffer.Write"))
 }
 
 // Read removes and returns the oldest item, or reports false when empty.
 func (r *RingBuffer) Read() (any, bool) {
-	// Exercise 1, continued.
-	// Hint: When the ring is full, move its items in order into storage twice as big (16 if it had none), then put the new item after the last one.
-	panic(todo.Exercise("04-processor", 1, "When the ring is full, move its items in order into storage twice as big (16 if it had none), then put the new item after the last one."))
+	// Exercise 1: Read removes and returns the oldest item, or reports false when empty.
+	panic(todo.Exercise("04-processor", 1, "RingBuffer.Read"))
 }
 
 // Len is the number of items held.

@@ -1,5 +1,6 @@
 // Your copy of ../controller.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -71,6 +72,12 @@ func (c *controller) pop() error {
 	return c.queue.Pop(c.process)
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = errors.Is
+	_ = time.Second
+	_ = wait.UntilWithContext
+)

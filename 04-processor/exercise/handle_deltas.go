@@ -1,5 +1,6 @@
 // Your copy of ../handle_deltas.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -31,9 +32,8 @@ import (
 //
 // client-go: tools/cache/controller.go (processDeltas)
 func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
-	// Exercise 12: Turn deltas into cache writes, then notifications.
-	// Hint: For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type.
-	panic(todo.Exercise("04-processor", 12, "For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type."))
+	// Exercise 12: ProcessDeltas applies one popped item to the cache and tells handler about each change, in order.
+	panic(todo.Exercise("04-processor", 12, "ProcessDeltas"))
 }
 
 // ProcessDeltaBatch applies a batch of deltas, each for a different key
@@ -142,6 +142,10 @@ func processReplacedAll(handler ResourceEventHandler, clientState indexer.Indexe
 	return nil
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+)

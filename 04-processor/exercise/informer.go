@@ -1,5 +1,6 @@
 // Your copy of ../informer.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -321,9 +322,8 @@ func (s *SharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // hear about everything already cached, and then about every later
 // change, with nothing missed or doubled in between.
 func (s *SharedIndexInformer) joinRunning(listener *processorListener) ResourceEventHandlerRegistration {
-	// Exercise 15: Replay the cache to a handler that joins late.
-	// Hint: Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync.
-	panic(todo.Exercise("04-processor", 15, "Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync."))
+	// Exercise 15: joinRunning adds a listener to a running informer.
+	panic(todo.Exercise("04-processor", 15, "SharedIndexInformer.joinRunning"))
 }
 
 // RemoveEventHandler unregisters a handler. Notifications it has not been
@@ -412,6 +412,14 @@ func WaitForCacheSync(stop <-chan struct{}, cacheSyncs ...func() bool) bool {
 	return err == nil
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = meta.Accessor
+	_ = utilruntime.HandleCrashWithContext
+	_ = wait.PollImmediateUntil
+	_ = klog.FromContext
+)

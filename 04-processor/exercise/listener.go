@@ -1,5 +1,6 @@
 // Your copy of ../listener.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -124,9 +125,8 @@ func (p *processorListener) pop() {
 // not taken yet in the buffer. It returns when addCh is closed, dropping
 // whatever is still buffered.
 func (p *processorListener) pump() {
-	// Exercise 4: Decouple a slow handler with a buffer.
-	// Hint: Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer.
-	panic(todo.Exercise("04-processor", 4, "Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer."))
+	// Exercise 4: pump moves notifications from addCh to nextCh, keeping the ones run has not taken yet in the buffer.
+	panic(todo.Exercise("04-processor", 4, "processorListener.pump"))
 }
 
 // run calls the handler for each notification pop offers, until pop
@@ -193,6 +193,11 @@ func (p *processorListener) setResyncPeriod(resyncPeriod time.Duration) {
 	p.resyncPeriod = resyncPeriod
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = utilruntime.HandleCrash
+)

@@ -1,5 +1,6 @@
 // Your copy of ../processor.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -98,9 +99,8 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 // the syncing ones. It waits for run to start the listeners first, so a
 // notification is never sent to a listener nobody reads.
 func (p *sharedProcessor) distribute(notification any, sync bool) {
-	// Exercise 6: Fan a notification out to the listeners.
-	// Hint: Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true.
-	panic(todo.Exercise("04-processor", 6, "Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true."))
+	// Exercise 6: distribute hands a notification to every listener, or, for a sync, to the syncing ones.
+	panic(todo.Exercise("04-processor", 6, "sharedProcessor.distribute"))
 }
 
 // run starts every listener's goroutines, waits for ctx to end, then stops
@@ -162,6 +162,10 @@ func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
 	}
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+)

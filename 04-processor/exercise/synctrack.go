@@ -1,5 +1,6 @@
 // Your copy of ../synctrack.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
+// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
 
 package processor
 
@@ -35,31 +36,27 @@ func newSyncTracker() *syncTracker {
 
 // start records an initial add about to be queued for the handler.
 func (t *syncTracker) start() {
-	// Exercise 3: Know when one handler has seen the initial list.
-	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	// Exercise 3: start records an initial add about to be queued for the handler.
+	panic(todo.Exercise("04-processor", 3, "syncTracker.start"))
 }
 
 // finished records that the handler's OnAdd for an initial add returned.
 func (t *syncTracker) finished() {
-	// Exercise 3, continued.
-	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	// Exercise 3: finished records that the handler's OnAdd for an initial add returned.
+	panic(todo.Exercise("04-processor", 3, "syncTracker.finished"))
 }
 
 // upstreamHasSynced records that the informer has synced.
 func (t *syncTracker) upstreamHasSynced() {
-	// Exercise 3, continued.
-	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	// Exercise 3: upstreamHasSynced records that the informer has synced.
+	panic(todo.Exercise("04-processor", 3, "syncTracker.upstreamHasSynced"))
 }
 
 // hasSynced reports whether upstream has synced and every initial add
 // has been handled.
 func (t *syncTracker) hasSynced() bool {
-	// Exercise 3, continued.
-	// Hint: Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	panic(todo.Exercise("04-processor", 3, "Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced."))
+	// Exercise 3: hasSynced reports whether upstream has synced and every initial add has been handled.
+	panic(todo.Exercise("04-processor", 3, "syncTracker.hasSynced"))
 }
 
 // maybeSynced closes synced when both conditions hold. Callers hold mu.

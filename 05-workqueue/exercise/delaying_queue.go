@@ -1,5 +1,6 @@
 // Your copy of ../delaying_queue.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=05` checks your work, and
+// `go run ./workshop/cmd/workshop hint 05 N` gives exercise N's hint.
 
 package workqueue
 

@@ -1,5 +1,6 @@
 // Your copy of ../queue.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=05` checks your work, and
+// `go run ./workshop/cmd/workshop hint 05 N` gives exercise N's hint.
 
 package workqueue
 
@@ -117,9 +118,8 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 // Add queues item unless it is already waiting or the queue is shutting
 // down. An item a worker holds is only marked dirty: Done queues it.
 func (q *Typed[T]) Add(item T) {
-	// Exercise 2: Add and Get: the dirty set and the processing set.
-	// Hint: In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it. In Get, you wait for an item and pop the oldest. You move it from dirty to processing.
-	panic(todo.Exercise("05-workqueue", 2, "In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it. In Get, you wait for an item and pop the oldest. You move it from dirty to processing."))
+	// Exercise 2: Add queues item unless it is already waiting or the queue is shutting down.
+	panic(todo.Exercise("05-workqueue", 2, "Typed.Add"))
 }
 
 // Len is the number of items waiting for a worker.
@@ -133,18 +133,16 @@ func (q *Typed[T]) Len() int {
 // handing out queued items after shutdown; shutdown is true only when
 // there are none left.
 func (q *Typed[T]) Get() (item T, shutdown bool) {
-	// Exercise 2, continued.
-	// Hint: In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it. In Get, you wait for an item and pop the oldest. You move it from dirty to processing.
-	panic(todo.Exercise("05-workqueue", 2, "In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it. In Get, you wait for an item and pop the oldest. You move it from dirty to processing."))
+	// Exercise 2: Get blocks until an item is queued or the queue shuts down.
+	panic(todo.Exercise("05-workqueue", 2, "Typed.Get"))
 }
 
 // Done says a worker has finished with item. If item was added while the
 // worker held it, Done queues it again, at the back: all those adds become
 // one more round of work.
 func (q *Typed[T]) Done(item T) {
-	// Exercise 3: Done: give an item back, and queue it again if it changed meanwhile.
-	// Hint: You take item out of the processing set. If item is dirty, you put it at the back of the queue.
-	panic(todo.Exercise("05-workqueue", 3, "You take item out of the processing set. If item is dirty, you put it at the back of the queue."))
+	// Exercise 3: Done says a worker has finished with item.
+	panic(todo.Exercise("05-workqueue", 3, "Typed.Done"))
 }
 
 // ShutDown stops the queue: Add is ignored from now on, and every Get
@@ -161,9 +159,8 @@ func (q *Typed[T]) ShutDown() {
 // holds is Done. It does not wait for items still queued: workers can keep
 // getting those, but nobody has to.
 func (q *Typed[T]) ShutDownWithDrain() {
-	// Exercise 11: Shut down with drain: wait for the work in flight.
-	// Hint: You start the shutdown in drain mode. Then you wait until the processing set is empty, or until a plain ShutDown cancels the drain.
-	panic(todo.Exercise("05-workqueue", 11, "You start the shutdown in drain mode. Then you wait until the processing set is empty, or until a plain ShutDown cancels the drain."))
+	// Exercise 11: ShutDownWithDrain is ShutDown, then waits until every item a worker holds is Done.
+	panic(todo.Exercise("05-workqueue", 11, "Typed.ShutDownWithDrain"))
 }
 
 // startShutdown marks the queue shutting down and wakes everyone waiting.

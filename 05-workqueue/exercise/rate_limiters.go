@@ -1,9 +1,11 @@
 // Your copy of ../rate_limiters.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=05` checks your work, and
+// `go run ./workshop/cmd/workshop hint 05 N` gives exercise N's hint.
 
 package workqueue
 
 import (
+	"math"
 	"sync"
 	"time"
 
@@ -70,23 +72,20 @@ func NewTypedItemExponentialFailureRateLimiter[T comparable](base, max time.Dura
 // When returns base·2ⁿ, n being item's failures before this one, capped
 // at max. It never overflows: a wait too large for a Duration is max.
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
-	// Exercise 5: Exponential backoff per item.
-	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
-	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
+	// Exercise 5: When returns base·2ⁿ, n being item's failures before this one, capped at max.
+	panic(todo.Exercise("05-workqueue", 5, "TypedItemExponentialFailureRateLimiter.When"))
 }
 
 // NumRequeues is item's failures since it was last forgotten.
 func (r *TypedItemExponentialFailureRateLimiter[T]) NumRequeues(item T) int {
-	// Exercise 5, continued.
-	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
-	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
+	// Exercise 5: NumRequeues is item's failures since it was last forgotten.
+	panic(todo.Exercise("05-workqueue", 5, "TypedItemExponentialFailureRateLimiter.NumRequeues"))
 }
 
 // Forget starts item's backoff over.
 func (r *TypedItemExponentialFailureRateLimiter[T]) Forget(item T) {
-	// Exercise 5, continued.
-	// Hint: You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow.
-	panic(todo.Exercise("05-workqueue", 5, "You count this failure. You return base doubled once per earlier failure, and never more than max. A doubling that does not fit in a time.Duration gives max, not an overflow."))
+	// Exercise 5: Forget starts item's backoff over.
+	panic(todo.Exercise("05-workqueue", 5, "TypedItemExponentialFailureRateLimiter.Forget"))
 }
 
 // TypedItemFastSlowRateLimiter retries an item quickly a few times, then
@@ -167,23 +166,20 @@ func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) Typ
 // When asks every limiter, and returns the longest wait (0 if there are
 // no limiters).
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
-	// Exercise 7: Max-of: combine limiters.
-	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	// Exercise 7: When asks every limiter, and returns the longest wait (0 if there are no limiters).
+	panic(todo.Exercise("05-workqueue", 7, "TypedMaxOfRateLimiter.When"))
 }
 
 // NumRequeues is the largest count among the limiters.
 func (r *TypedMaxOfRateLimiter[T]) NumRequeues(item T) int {
-	// Exercise 7, continued.
-	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	// Exercise 7: NumRequeues is the largest count among the limiters.
+	panic(todo.Exercise("05-workqueue", 7, "TypedMaxOfRateLimiter.NumRequeues"))
 }
 
 // Forget forgets item on every limiter.
 func (r *TypedMaxOfRateLimiter[T]) Forget(item T) {
-	// Exercise 7, continued.
-	// Hint: You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter.
-	panic(todo.Exercise("05-workqueue", 7, "You ask every limiter, even after one gives a long wait. You return the longest wait. NumRequeues is the largest count. Forget forgets on every limiter."))
+	// Exercise 7: Forget forgets item on every limiter.
+	panic(todo.Exercise("05-workqueue", 7, "TypedMaxOfRateLimiter.Forget"))
 }
 
 // TypedWithMaxWaitRateLimiter caps another limiter's waits at maxDelay.
@@ -207,6 +203,10 @@ func (r *TypedWithMaxWaitRateLimiter[T]) When(item T) time.Duration {
 func (r *TypedWithMaxWaitRateLimiter[T]) NumRequeues(item T) int { return r.limiter.NumRequeues(item) }
 func (r *TypedWithMaxWaitRateLimiter[T]) Forget(item T)          { r.limiter.Forget(item) }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = math.MaxInt64
+)

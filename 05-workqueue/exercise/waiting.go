@@ -1,5 +1,6 @@
 // Your copy of ../waiting.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=05` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=05` checks your work, and
+// `go run ./workshop/cmd/workshop hint 05 N` gives exercise N's hint.
 
 package workqueue
 
@@ -39,9 +40,8 @@ func newWaiting[T comparable]() *waiting[T] {
 // insert makes item wait until readyAt, or until its current ready time if
 // that is earlier.
 func (w *waiting[T]) insert(item T, readyAt time.Time) {
-	// Exercise 9: The waiting heap: the earliest ready time wins.
-	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	// Exercise 9: insert makes item wait until readyAt, or until its current ready time if that is earlier.
+	panic(todo.Exercise("05-workqueue", 9, "waiting.insert"))
 }
 
 // popReady removes and returns, earliest first, every item whose ready
@@ -71,29 +71,29 @@ type entryHeap[T comparable] []*entry[T]
 func (h entryHeap[T]) Len() int { return len(h) }
 
 func (h entryHeap[T]) Less(i, j int) bool {
-	// Exercise 9, continued.
-	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Less"))
 }
 
 func (h entryHeap[T]) Swap(i, j int) {
-	// Exercise 9, continued.
-	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Swap"))
 }
 
 func (h *entryHeap[T]) Push(x any) {
-	// Exercise 9, continued.
-	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Push"))
 }
 
 func (h *entryHeap[T]) Pop() any {
-	// Exercise 9, continued.
-	// Hint: An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	panic(todo.Exercise("05-workqueue", 9, "An item that already waits keeps the earlier of its two ready times. A new item goes on the heap. You also fill in the heap methods of entryHeap: container/heap calls them. The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios."))
+	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Pop"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = heap.Fix
+)

@@ -1,9 +1,16 @@
 // Your copy of ../handlers.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=06` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=06` checks your work, and
+// `go run ./workshop/cmd/workshop hint 06 N` gives exercise N's hint.
 
 package controller
 
 import (
+	appsv1 "k8s.io/api/apps/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	indexer "example.com/walkthrough/03-indexer"
+	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
+
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -41,9 +48,8 @@ func (c *Controller) OnDeploymentAdd(obj any) {
 // resourceVersion means a resync, which says nothing new about an owned
 // object, so it is skipped.
 func (c *Controller) OnDeploymentUpdate(old, new any) {
-	// Exercise 3: Find the Rollout that owns a Deployment.
-	// Hint: Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
-	panic(todo.Exercise("06-controller", 3, "Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows."))
+	// Exercise 3: OnDeploymentUpdate is the Deployment informer's update handler.
+	panic(todo.Exercise("06-controller", 3, "Controller.OnDeploymentUpdate"))
 }
 
 // OnDeploymentDelete is the Deployment informer's delete handler. When the
@@ -60,9 +66,8 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
-	// Exercise 2: Enqueue a Rollout's key from the handlers.
-	// Hint: Turn the object into its "namespace/name" key, then add the key (not the object) to c.queue. Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change.
-	panic(todo.Exercise("06-controller", 2, "Turn the object into its \"namespace/name\" key, then add the key (not the object) to c.queue. Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change."))
+	// Exercise 2: enqueueRollout adds the key of a Rollout (or of a Rollout's tombstone) to the queue.
+	panic(todo.Exercise("06-controller", 2, "Controller.enqueueRollout"))
 }
 
 // handleObject finds the Rollout that controls a Deployment and enqueues
@@ -72,11 +77,17 @@ func (c *Controller) enqueueRollout(obj any) {
 //
 // client-go: k8s.io/sample-controller/controller.go (handleObject)
 func (c *Controller) handleObject(obj any) {
-	// Exercise 3, continued.
-	// Hint: Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
-	panic(todo.Exercise("06-controller", 3, "Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows."))
+	// Exercise 3: handleObject finds the Rollout that controls a Deployment and enqueues it.
+	panic(todo.Exercise("06-controller", 3, "Controller.handleObject"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ appsv1.Deployment
+	_ = metav1.GetControllerOf
+	_ = indexer.DeletionHandlingMetaNamespaceKeyFunc
+	_ = v1alpha1.SchemeGroupVersion
+)

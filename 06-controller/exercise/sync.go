@@ -1,13 +1,22 @@
 // Your copy of ../sync.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=06` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=06` checks your work, and
+// `go run ./workshop/cmd/workshop hint 06 N` gives exercise N's hint.
 
 package controller
 
 import (
 	"context"
+	"fmt"
+	"strings"
 
 	appsv1 "k8s.io/api/apps/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/equality"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
+	indexer "example.com/walkthrough/03-indexer"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 
 	"example.com/walkthrough/workshop/todo"
@@ -24,9 +33,8 @@ import (
 //
 // client-go: k8s.io/sample-controller/controller.go (syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
-	// Exercise 4: Create or update the Deployment a Rollout owns.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: syncHandler makes the cluster match one Rollout.
+	panic(todo.Exercise("06-controller", 4, "Controller.syncHandler"))
 }
 
 // newDeployment is the Deployment a Rollout asks for: one container
@@ -35,24 +43,21 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 // reference does two jobs: the garbage collector deletes the Deployment
 // with its Rollout, and handleObject finds the Rollout from the Deployment.
 func newDeployment(rollout *v1alpha1.Rollout) *appsv1.Deployment {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: newDeployment is the Deployment a Rollout asks for.
+	panic(todo.Exercise("06-controller", 4, "newDeployment"))
 }
 
 // deploymentChanges lists, for people, what the Deployment must change to
 // match the Rollout: its replicas (when the Rollout sets them) and its
 // first container's image. Empty means in step.
 func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: deploymentChanges lists, for people, what the Deployment must change to match the Rollout.
+	panic(todo.Exercise("06-controller", 4, "deploymentChanges"))
 }
 
 func deploymentImage(d *appsv1.Deployment) string {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: part of "Create or update the Deployment a Rollout owns".
+	panic(todo.Exercise("06-controller", 4, "deploymentImage"))
 }
 
 // withRolloutSpec returns a copy of the Deployment with the Rollout's
@@ -60,9 +65,8 @@ func deploymentImage(d *appsv1.Deployment) string {
 // those two fields, not the whole object. The cached object is never
 // changed in place, because the informer and every other reader share it.
 func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.Deployment {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: withRolloutSpec returns a copy of the Deployment with the Rollout's replicas and image.
+	panic(todo.Exercise("06-controller", 4, "withRolloutSpec"))
 }
 
 // updateStatus copies what the Deployment reports into the Rollout's
@@ -71,25 +75,33 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 //
 // client-go: k8s.io/sample-controller/controller.go (updateFooStatus)
 func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1alpha1.Rollout, d *appsv1.Deployment) error {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: updateStatus copies what the Deployment reports into the Rollout's status.
+	panic(todo.Exercise("06-controller", 4, "Controller.updateStatus"))
 }
 
 // wantReplicas is a Deployment's desired size; nil means the API default, 1.
 func wantReplicas(d *appsv1.Deployment) int32 {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: wantReplicas is a Deployment's desired size; nil means the API default, 1.
+	panic(todo.Exercise("06-controller", 4, "wantReplicas"))
 }
 
 // event records an Event about the Rollout and traces it.
 func (c *Controller) event(key string, rollout *v1alpha1.Rollout, eventtype, reason, format string, args ...any) {
-	// Exercise 4, continued.
-	// Hint: Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	panic(todo.Exercise("06-controller", 4, "Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event. Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error."))
+	// Exercise 4: event records an Event about the Rollout and traces it.
+	panic(todo.Exercise("06-controller", 4, "Controller.event"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Sprintf
+	_ = strings.Join
+	_ = corev1.EventTypeNormal
+	_ = equality.Semantic
+	_ = apierrors.IsNotFound
+	_ = meta.SetStatusCondition
+	_ = metav1.IsControlledBy
+	_ = indexer.SplitMetaNamespaceKey
+)

@@ -1,10 +1,15 @@
 // Your copy of ../worker.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=06` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=06` checks your work, and
+// `go run ./workshop/cmd/workshop hint 06 N` gives exercise N's hint.
 
 package controller
 
 import (
 	"context"
+
+	corev1 "k8s.io/api/core/v1"
+
+	indexer "example.com/walkthrough/03-indexer"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -13,9 +18,8 @@ import (
 // starts several; the queue guarantees that no two of them ever hold the
 // same key at once, so syncHandler never races itself on one Rollout.
 func (c *Controller) runWorker(ctx context.Context) {
-	// Exercise 5: The worker: take keys until shutdown, retry with backoff, forget on success, give up in the end.
-	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
-	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
+	// Exercise 5: runWorker takes keys off the queue until the queue shuts down.
+	panic(todo.Exercise("06-controller", 5, "Controller.runWorker"))
 }
 
 // processNextWorkItem takes one key, syncs it, and tells the queue how it
@@ -31,9 +35,8 @@ func (c *Controller) runWorker(ctx context.Context) {
 //
 // client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
-	// Exercise 5, continued.
-	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
-	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
+	// Exercise 5: processNextWorkItem takes one key, syncs it, and tells the queue how it went.
+	panic(todo.Exercise("06-controller", 5, "Controller.processNextWorkItem"))
 }
 
 // giveUp drops a key whose sync failed maxRetries times after the first
@@ -44,11 +47,15 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 // client-go: the maxRetries pattern of kube-controller-manager's controllers,
 // e.g. pkg/controller/deployment/deployment_controller.go (handleErr)
 func (c *Controller) giveUp(key string, err error) {
-	// Exercise 5, continued.
-	// Hint: runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
-	panic(todo.Exercise("06-controller", 5, "runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout."))
+	// Exercise 5: giveUp drops a key whose sync failed maxRetries times after the first try.
+	panic(todo.Exercise("06-controller", 5, "Controller.giveUp"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = corev1.EventTypeWarning
+	_ = indexer.SplitMetaNamespaceKey
+)

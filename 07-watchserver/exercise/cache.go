@@ -1,5 +1,6 @@
 // Your copy of ../cache.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
@@ -346,9 +347,8 @@ func notReady() error {
 // for progress notifications meanwhile: with no ConfigMap written, only a
 // progress notification tells the cache that nothing happened up to rv.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
-	// Exercise 8: Choose where a watch starts: snapshot, replay or 410.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: waitFresh blocks until the cache has applied revision rv.
+	panic(todo.Exercise("07-watchserver", 8, "Cache.waitFresh"))
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of
@@ -383,6 +383,14 @@ func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
 	return out
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = sort.Strings
+	_ = strconv.ParseInt
+	_ metav1.ListMeta
+	_ = watch.Error
+)

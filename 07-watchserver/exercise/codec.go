@@ -1,9 +1,12 @@
 // Your copy of ../codec.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
+	"fmt"
+
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -41,19 +44,21 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // encodeStored is the bytes etcd holds for cm. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
-	// Exercise 1: Create: a transaction that succeeds only if the key is absent.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: encodeStored is the bytes etcd holds for cm.
+	panic(todo.Exercise("07-watchserver", 1, "encodeStored"))
 }
 
 // decodeStored turns an etcd value back into a ConfigMap whose
 // resourceVersion is the revision that wrote it.
 func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: decodeStored turns an etcd value back into a ConfigMap whose resourceVersion is the revision that…
+	panic(todo.Exercise("07-watchserver", 1, "decodeStored"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+)

@@ -1,14 +1,17 @@
 // Your copy of ../etcdwatch.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"strconv"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -52,23 +55,20 @@ func tooOldForWatch() *metav1.Status {
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
 // (watchChan.startWatching, transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
-	// Exercise 3: Turn etcd's watch responses into ADDED, MODIFIED and DELETED.
-	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+	// Exercise 3: WatchEtcd watches every ConfigMap under Prefix from revision rv+1.
+	panic(todo.Exercise("07-watchserver", 3, "WatchEtcd"))
 }
 
 // pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
 func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
-	// Exercise 3, continued.
-	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+	// Exercise 3: pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
+	panic(todo.Exercise("07-watchserver", 3, "pumpEtcdWatch"))
 }
 
 // etcdWatchStatus is the Status a client sees for an etcd watch error.
 func etcdWatchStatus(err error) *metav1.Status {
-	// Exercise 3, continued.
-	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+	// Exercise 3: etcdWatchStatus is the Status a client sees for an etcd watch error.
+	panic(todo.Exercise("07-watchserver", 3, "etcdWatchStatus"))
 }
 
 func internalStatus(err error) *metav1.Status {
@@ -80,9 +80,8 @@ func internalStatus(err error) *metav1.Status {
 // before (CreateRevision == ModRevision); any other put is MODIFIED; a
 // delete is DELETED with the previous value.
 func toEvent(e *clientv3.Event) (Event, error) {
-	// Exercise 3, continued.
-	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+	// Exercise 3: toEvent maps one etcd event.
+	panic(todo.Exercise("07-watchserver", 3, "toEvent"))
 }
 
 // statusCode is the HTTP code of an error, 500 for one that is not an
@@ -97,6 +96,11 @@ func statusCode(err error) int {
 
 func formatRV(rv int64) string { return strconv.FormatInt(rv, 10) }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Errorf
+	_ = rpctypes.ErrCompacted
+)

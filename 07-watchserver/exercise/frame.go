@@ -1,9 +1,17 @@
 // Your copy of ../frame.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
+	"encoding/binary"
+	"encoding/json"
+	"fmt"
+
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -21,11 +29,18 @@ import (
 // kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
 // (WatchServer.HandleHTTP), apimachinery's json and protobuf framers.
 func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
-	// Exercise 9: Frame one event: JSON lines or length-prefixed protobuf.
-	// Hint: Encode the object (ev.Status for ERROR, else ev.Object) with jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object: runtime.RawExtension{Raw: ...}}, then frame it.
-	panic(todo.Exercise("07-watchserver", 9, "Encode the object (ev.Status for ERROR, else ev.Object) with jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object: runtime.RawExtension{Raw: ...}}, then frame it."))
+	// Exercise 9: EncodeFrame is one event as it goes on the wire.
+	panic(todo.Exercise("07-watchserver", 9, "EncodeFrame"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = binary.BigEndian
+	_ = json.Marshal
+	_ = fmt.Errorf
+	_ metav1.WatchEvent
+	_ = runtime.Encode
+)

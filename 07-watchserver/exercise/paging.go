@@ -1,12 +1,23 @@
 // Your copy of ../paging.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
 	"context"
+	"encoding/base64"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
 
+	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -46,23 +57,20 @@ const latestRV = -1
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
-	// Exercise 12: Pages: limit, continue and one revision for the whole list.
-	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Exercise 12: listPage reads one page of namespace from etcd.
+	panic(todo.Exercise("07-watchserver", 12, "Storage.listPage"))
 }
 
 func encodeContinue(key, prefix string, rv int64) string {
-	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Exercise 12: part of "Pages: limit, continue and one revision for the whole list".
+	panic(todo.Exercise("07-watchserver", 12, "encodeContinue"))
 }
 
 // decodeContinue reads a token back: the key to start from (under prefix)
 // and the revision to read at. A token that is not one of ours is a 400.
 func decodeContinue(token, prefix string) (key string, rv int64, err error) {
-	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Exercise 12: decodeContinue reads a token back: the key to start from (under prefix) and the revision to read at.
+	panic(todo.Exercise("07-watchserver", 12, "decodeContinue"))
 }
 
 // continueExpired is the 410 for a page whose list's revision etcd has
@@ -70,11 +78,23 @@ func decodeContinue(token, prefix string) (key string, rv int64, err error) {
 // latest revision: the client may take it, knowing the list it builds is
 // no longer one consistent snapshot.
 func continueExpired(from, prefix string) error {
-	// Exercise 12, continued.
-	// Hint: Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	panic(todo.Exercise("07-watchserver", 12, "Start at keyPrefix(namespace), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + \"\\x00\") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response)."))
+	// Exercise 12: continueExpired is the 410 for a page whose list's revision etcd has compacted away.
+	panic(todo.Exercise("07-watchserver", 12, "continueExpired"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = base64.RawURLEncoding
+	_ = json.Marshal
+	_ = errors.Is
+	_ = fmt.Errorf
+	_ = path.Clean
+	_ = strings.TrimPrefix
+	_ = rpctypes.ErrCompacted
+	_ = clientv3.GetPrefixRangeEnd
+	_ = apierrors.NewResourceExpired
+	_ metav1.ListMeta
+)

@@ -1,13 +1,17 @@
 // Your copy of ../server.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
 	"context"
+	"fmt"
 	"golang.org/x/net/websocket"
+	"io"
 	"k8s.io/apimachinery/pkg/util/httpstream/wsstream"
 	"net/http"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -17,6 +21,7 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -79,57 +84,49 @@ func wantsProtobuf(r *http.Request) (protobuf, ok bool) {
 
 // writeObject answers with obj in the negotiated format.
 func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.Object) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: writeObject answers with obj in the negotiated format.
+	panic(todo.Exercise("07-watchserver", 1, "writeObject"))
 }
 
 // writeError answers with err as a metav1.Status.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: writeError answers with err as a metav1.Status.
+	panic(todo.Exercise("07-watchserver", 1, "writeError"))
 }
 
 // readConfigMap decodes a request body (JSON or protobuf).
 func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: readConfigMap decodes a request body (JSON or protobuf).
+	panic(todo.Exercise("07-watchserver", 1, "readConfigMap"))
 }
 
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: part of "Create: a transaction that succeeds only if the key is absent".
+	panic(todo.Exercise("07-watchserver", 1, "Server.create"))
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: part of "Create: a transaction that succeeds only if the key is absent".
+	panic(todo.Exercise("07-watchserver", 1, "Server.get"))
 }
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// Exercise 2: Update: optimistic concurrency on ModRevision.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	panic(todo.Exercise("07-watchserver", 2, "Server.update"))
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
 // deletion: a Success Status naming what was deleted.
 func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: delete answers as kube-apiserver does for a resource without graceful deletion.
+	panic(todo.Exercise("07-watchserver", 2, "Server.delete"))
 }
 
 // isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
 // ?watch=yes both watch, as in kube-apiserver).
 func isWatch(q map[string][]string) bool {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: isWatch is ?watch= with any value but "0" and "false".
+	panic(todo.Exercise("07-watchserver", 2, "isWatch"))
 }
 
 // listOptionsKind names the options in a 422, as kube-apiserver does.
@@ -137,15 +134,13 @@ var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"
 
 // validate checks the option combinations kube-apiserver refuses.
 func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: validate checks the option combinations kube-apiserver refuses.
+	panic(todo.Exercise("07-watchserver", 2, "validate"))
 }
 
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: part of "Update: optimistic concurrency on ModRevision".
+	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
 }
 
 // serveWatch opens a watch on the cache and streams it: media type, timeout,
@@ -186,11 +181,23 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 // what the selector selects. A continue token carries its own revision,
 // so a resourceVersion beside it is refused.
 func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, page PageOptions) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: list serves resourceVersion=0 from the cache and everything else from etcd.
+	panic(todo.Exercise("07-watchserver", 2, "Server.list"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = context.WithTimeout
+	_ = fmt.Sprintf
+	_ websocket.Handler
+	_ = io.ReadAll
+	_ = wsstream.IsWebSocketRequest
+	_ = slices.DeleteFunc[[]int, int]
+	_ = strconv.Itoa
+	_ = apierrors.NewInternalError
+	_ = metav1.StatusSuccess
+	_ = field.Forbidden
+)

@@ -1,16 +1,25 @@
 // Your copy of ../storage.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
+	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"strconv"
 	"strings"
 	"time"
 
+	"github.com/google/uuid"
 	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -56,16 +65,14 @@ func keyPrefix(namespace string) string {
 
 // Create writes cm if its key is absent (ModRevision 0 means "no such key").
 func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: Create writes cm if its key is absent (ModRevision 0 means "no such key").
+	panic(todo.Exercise("07-watchserver", 1, "Storage.Create"))
 }
 
 // Get reads one ConfigMap.
 func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	// Exercise 1, continued.
-	// Hint: Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	panic(todo.Exercise("07-watchserver", 1, "Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision."))
+	// Exercise 1: Get reads one ConfigMap.
+	panic(todo.Exercise("07-watchserver", 1, "Storage.Get"))
 }
 
 // Update replaces a ConfigMap. A client that sends a resourceVersion asks
@@ -74,9 +81,8 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 // between our read and our write is not the client's business: the
 // transaction fails, and we read again and retry, as kube-apiserver does.
 func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: Update replaces a ConfigMap.
+	panic(todo.Exercise("07-watchserver", 2, "Storage.Update"))
 }
 
 // conflictMessage is the second half of kube-apiserver's 409 text.
@@ -85,9 +91,8 @@ const conflictMessage = "the object has been modified; please apply your changes
 // Delete removes a ConfigMap and returns the last stored state, whose
 // resourceVersion is the revision of the delete itself.
 func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: Delete removes a ConfigMap and returns the last stored state.
+	panic(todo.Exercise("07-watchserver", 2, "Storage.Delete"))
 }
 
 // List reads namespace ("" for all) at one revision, every object the
@@ -101,17 +106,15 @@ func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) 
 	if opts.Limit > 0 || opts.Continue != "" {
 		return s.listPage(ctx, namespace, opts)
 	}
-	// Exercise 2, continued.
-	// Hint: Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	panic(todo.Exercise("07-watchserver", 2, "Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails."))
+	// Exercise 2: List reads namespace ("" for all) at one revision, every object the selector selects.
+	panic(todo.Exercise("07-watchserver", 2, "Storage.List"))
 }
 
 // Compact drops etcd's history up to the current revision and returns it.
 // kube-apiserver compacts every 5 minutes; our tests call this instead.
 func (s *Storage) Compact(ctx context.Context) (int64, error) {
-	// Exercise 3, continued.
-	// Hint: Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	panic(todo.Exercise("07-watchserver", 3, "Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent)."))
+	// Exercise 3: Compact drops etcd's history up to the current revision and returns it.
+	panic(todo.Exercise("07-watchserver", 3, "Storage.Compact"))
 }
 
 // splitKey is the inverse of Key.
@@ -126,11 +129,21 @@ func splitKey(key string) (namespace, name string, ok bool) {
 
 // CurrentRevision is etcd's revision now: what a consistent read must see.
 func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: CurrentRevision is etcd's revision now: what a consistent read must see.
+	panic(todo.Exercise("07-watchserver", 8, "Storage.CurrentRevision"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = bytes.Equal
+	_ = errors.New
+	_ = fmt.Errorf
+	_ = strconv.FormatInt
+	_ = uuid.NewString
+	_ = apierrors.NewInternalError
+	_ = metav1.NewTime
+	_ types.UID
+)

@@ -1,13 +1,17 @@
 // Your copy of ../watcher.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
 import (
 	"context"
+	"fmt"
+	"strconv"
 	"sync"
 
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -129,9 +133,8 @@ func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
 type errorWatcher struct{ ch chan Event }
 
 func newErrorWatcher(err error) *errorWatcher {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: part of "Choose where a watch starts: snapshot, replay or 410".
+	panic(todo.Exercise("07-watchserver", 8, "newErrorWatcher"))
 }
 
 func (e *errorWatcher) ResultChan() <-chan Event { return e.ch }
@@ -139,9 +142,8 @@ func (e *errorWatcher) Stop()                    {}
 
 // tooOldResourceVersion is the 410 for a version older than the window.
 func tooOldResourceVersion(requested, oldest int64) error {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: tooOldResourceVersion is the 410 for a version older than the window.
+	panic(todo.Exercise("07-watchserver", 8, "tooOldResourceVersion"))
 }
 
 // Watch opens a client watch on the cache. What it replays depends on the
@@ -163,17 +165,15 @@ func tooOldResourceVersion(requested, oldest int64) error {
 // kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
 // (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: Watch opens a client watch on the cache.
+	panic(todo.Exercise("07-watchserver", 8, "Cache.Watch"))
 }
 
 // start registers a watcher with its initial events: the snapshot, or the
 // replay from the ring, or a single 410.
 func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watcher {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: start registers a watcher with its initial events.
+	panic(todo.Exercise("07-watchserver", 8, "Cache.start"))
 }
 
 // register adds a watcher that starts after start with the given initial events.
@@ -184,11 +184,17 @@ func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cache
 }
 
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
-	// Exercise 8, continued.
-	// Hint: Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	panic(todo.Exercise("07-watchserver", 8, "Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window."))
+	// Exercise 8: part of "Choose where a watch starts: snapshot, replay or 410".
+	panic(todo.Exercise("07-watchserver", 8, "Cache.registerLocked"))
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = fmt.Sprintf
+	_ = strconv.ParseUint
+	_ = apierrors.NewInternalError
+	_ = watch.Bookmark
+)

@@ -1,5 +1,6 @@
 // Your copy of ../websocket.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work.
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
 
 package watchserver
 
@@ -37,6 +38,10 @@ func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 	})
 }
 
-// keeps the todo import in use once every stub above is filled in; delete
-// both whenever you like.
-var _ = todo.Exercise
+// These lines use the todo import and every import the code of the stubs
+// above needs, so that filling in a stub never needs an import added and
+// the file compiles once the last stub is gone. Delete them then, if you like.
+var (
+	_ = todo.Exercise
+	_ = io.Copy
+)

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
 )
 
@@ -90,7 +91,7 @@ func (r *Runner) Solution(chapter string, id int) error {
 		r.next(fmt.Sprintf("Next: edit %s, then check it, or ask for a deeper hint:", exerciseFile(c, ex)), r.checkCmd(c, id), r.cmd("hint", c.Number(), fmt.Sprint(id)))
 		return ErrNotAllPass
 	}
-	files, err := goFiles(c.Dir)
+	files, err := exgen.GoFiles(c.Dir)
 	if err != nil {
 		return err
 	}
@@ -100,7 +101,7 @@ func (r *Runner) Solution(chapter string, id int) error {
 		if err != nil {
 			return err
 		}
-		funcs, err := referenceFuncs(src, id)
+		funcs, err := exgen.ReferenceFuncs(src, id)
 		if err != nil {
 			return err
 		}

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
@@ -100,11 +99,11 @@ func requiredChapters(dir string) ([]string, error) {
 func MineOverlay(c chapters.Chapter, deps []chapters.Chapter) (map[string][]byte, error) {
 	files := map[string][]byte{}
 	for _, d := range deps {
-		ref, err := goFiles(d.Dir)
+		ref, err := exgen.GoFiles(d.Dir)
 		if err != nil {
 			return nil, err
 		}
-		mine, err := goFiles(filepath.Join(d.Dir, exgen.ExerciseDir))
+		mine, err := exgen.GoFiles(filepath.Join(d.Dir, exgen.ExerciseDir))
 		if err != nil {
 			return nil, err
 		}
@@ -129,20 +128,4 @@ func MineOverlay(c chapters.Chapter, deps []chapters.Chapter) (map[string][]byte
 		}
 	}
 	return files, nil
-}
-
-// goFiles lists the non-test Go files of a directory, by base name.
-func goFiles(dir string) ([]string, error) {
-	paths, err := filepath.Glob(filepath.Join(dir, "*.go"))
-	if err != nil {
-		return nil, err
-	}
-	var names []string
-	for _, p := range paths {
-		if !strings.HasSuffix(p, "_test.go") {
-			names = append(names, filepath.Base(p))
-		}
-	}
-	sort.Strings(names)
-	return names, nil
 }

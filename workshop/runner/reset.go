@@ -144,7 +144,7 @@ func stubPlan(c chapters.Chapter, gen map[string][]byte, ids []int) (map[string]
 	write := map[string][]byte{}
 	onDisk := map[string][]byte{} // nil for a file you do not have
 	for _, id := range ids {
-		parts, err := exerciseParts(gen, id)
+		parts, err := exgen.ExerciseParts(gen, id)
 		if err != nil {
 			return nil, err
 		}
@@ -164,7 +164,7 @@ func stubPlan(c chapters.Chapter, gen map[string][]byte, ids []int) (map[string]
 			if onDisk[name] == nil {
 				continue // written whole from gen
 			}
-			restored, err := restoreStubs(mine, gen[name], funcs)
+			restored, err := exgen.SpliceBodies(mine, gen[name], funcs)
 			if err != nil {
 				return nil, fmt.Errorf("%s/%s: %w", c.Name, name, err)
 			}

@@ -512,18 +512,18 @@ func TestRestoreStubs(t *testing.T) {
 	for _, ex := range list {
 		want, err := exgen.Generate(dir, func(id int) bool { return id == ex.ID })
 		must(t, err)
-		parts, err := exerciseParts(all, ex.ID)
+		parts, err := exgen.ExerciseParts(all, ex.ID)
 		must(t, err)
 		if len(parts) == 0 {
 			t.Errorf("exercise %d: no function found", ex.ID)
 		}
 		for name, keys := range parts {
-			got, err := restoreStubs(done[name], all[name], keys)
+			got, err := exgen.SpliceBodies(done[name], all[name], keys)
 			must(t, err)
 			if !bytes.Equal(got, want[name]) {
 				t.Errorf("exercise %d, %s: restored file differs from the generated one:\n%s", ex.ID, name, got)
 			}
-			if !untouched(got, all[name], keys) || untouched(done[name], all[name], keys) {
+			if !exgen.Untouched(got, all[name], keys) || exgen.Untouched(done[name], all[name], keys) {
 				t.Errorf("exercise %d, %s: untouched is wrong", ex.ID, name)
 			}
 		}

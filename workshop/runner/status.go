@@ -118,14 +118,14 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 		return nil, err
 	}
 	for _, e := range list {
-		parts, err := exerciseParts(gen, e.ID)
+		parts, err := exgen.ExerciseParts(gen, e.ID)
 		if err != nil || len(parts) == 0 {
 			continue
 		}
 		fresh := true
 		for name, keys := range parts {
 			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
-			if err != nil || !untouched(mine, gen[name], keys) {
+			if err != nil || !exgen.Untouched(mine, gen[name], keys) {
 				fresh = false
 			}
 		}

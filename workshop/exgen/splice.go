@@ -1,4 +1,4 @@
-package runner
+package exgen
 
 import (
 	"fmt"
@@ -9,18 +9,16 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-
-	"example.com/walkthrough/workshop/exgen"
 )
 
 // An exercise is a set of whole function bodies. In the generated copy
 // each of those bodies is a stub that panics with
 // todo.Exercise(chapter, id, hint); the functions are found by that call
-// and named by funcKey, so the same function can be found in your copy
+// and named by FuncKey, so the same function can be found in your copy
 // however you have changed its body.
 
-// funcKey names a function declaration: "Name" or "Recv.Name".
-func funcKey(fn *ast.FuncDecl) string {
+// FuncKey names a function declaration: "Name" or "Recv.Name".
+func FuncKey(fn *ast.FuncDecl) string {
 	if fn.Recv == nil || len(fn.Recv.List) == 0 {
 		return fn.Name.Name
 	}
@@ -48,9 +46,9 @@ func funcKey(fn *ast.FuncDecl) string {
 	return fn.Name.Name
 }
 
-// stubFuncs returns the keys of the functions in a generated file whose
+// StubFuncs returns the keys of the functions in a generated file whose
 // body is the stub of exercise id.
-func stubFuncs(src []byte, id int) ([]string, error) {
+func StubFuncs(src []byte, id int) ([]string, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, 0)
 	if err != nil {
@@ -60,7 +58,7 @@ func stubFuncs(src []byte, id int) ([]string, error) {
 	for _, d := range file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
 		if ok && fn.Body != nil && panicsFor(fn.Body, id) {
-			keys = append(keys, funcKey(fn))
+			keys = append(keys, FuncKey(fn))
 		}
 	}
 	return keys, nil
@@ -106,24 +104,24 @@ func bodies(src []byte, keys []string) (map[string]span, error) {
 	out := map[string]span{}
 	for _, d := range file.Decls {
 		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Body == nil || !want[funcKey(fn)] {
+		if !ok || fn.Body == nil || !want[FuncKey(fn)] {
 			continue
 		}
-		out[funcKey(fn)] = span{fset.Position(fn.Body.Lbrace).Offset, fset.Position(fn.Body.Rbrace).Offset + 1}
+		out[FuncKey(fn)] = span{fset.Position(fn.Body.Lbrace).Offset, fset.Position(fn.Body.Rbrace).Offset + 1}
 	}
 	return out, nil
 }
 
-// exerciseParts maps each file of your copy that holds part of exercise id
+// ExerciseParts maps each file of your copy that holds part of exercise id
 // (a path relative to the chapter, "exercise/keys.go") to the keys of the
 // exercise's functions in it, using the generated copy gen.
-func exerciseParts(gen map[string][]byte, id int) (map[string][]string, error) {
+func ExerciseParts(gen map[string][]byte, id int) (map[string][]string, error) {
 	parts := map[string][]string{}
 	for name, src := range gen {
-		if !strings.HasPrefix(name, exgen.ExerciseDir+"/") && !strings.HasPrefix(name, exgen.ExerciseDir+"\\") {
+		if !strings.HasPrefix(name, ExerciseDir+"/") && !strings.HasPrefix(name, ExerciseDir+"\\") {
 			continue
 		}
-		keys, err := stubFuncs(src, id)
+		keys, err := StubFuncs(src, id)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", name, err)
 		}
@@ -134,10 +132,10 @@ func exerciseParts(gen map[string][]byte, id int) (map[string][]string, error) {
 	return parts, nil
 }
 
-// restoreStubs returns mine with the bodies of the functions named by keys
+// SpliceBodies returns mine with the bodies of the functions named by keys
 // replaced by their bodies in gen, and its imports fixed up: the imports
 // only the replaced bodies used are dropped and the todo import is added.
-func restoreStubs(mine, gen []byte, keys []string) ([]byte, error) {
+func SpliceBodies(mine, gen []byte, keys []string) ([]byte, error) {
 	want, err := bodies(gen, keys)
 	if err != nil {
 		return nil, fmt.Errorf("the generated copy: %w", err)
@@ -164,16 +162,16 @@ func restoreStubs(mine, gen []byte, keys []string) ([]byte, error) {
 	for _, c := range cuts {
 		out = append(out[:c.start:c.start], append(append([]byte(nil), c.text...), out[c.end:]...)...)
 	}
-	out, err = exgen.FixImports(out)
+	out, err = FixImports(out)
 	if err != nil {
 		return nil, err
 	}
 	return format.Source(out)
 }
 
-// untouched reports whether every function of exercise id in your file
+// Untouched reports whether every function of exercise id in your file
 // still has the generated stub as its body.
-func untouched(mine, gen []byte, keys []string) bool {
+func Untouched(mine, gen []byte, keys []string) bool {
 	want, err := bodies(gen, keys)
 	if err != nil {
 		return false
@@ -195,10 +193,10 @@ func untouched(mine, gen []byte, keys []string) bool {
 	return true
 }
 
-// referenceFuncs returns the source of the functions in a reference file
+// ReferenceFuncs returns the source of the functions in a reference file
 // that hold exercise id, with the exercise markers taken out: the code the
 // stub stands for.
-func referenceFuncs(src []byte, id int) ([]string, error) {
+func ReferenceFuncs(src []byte, id int) ([]string, error) {
 	fset := token.NewFileSet()
 	file, err := parser.ParseFile(fset, "", src, parser.ParseComments)
 	if err != nil {

@@ -24,6 +24,17 @@ func TestDocsLinks(t *testing.T) {
 	}
 	docs, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
 	docs = append(docs, filepath.Join(root, "README.md"))
+	if checkDocLinks(t, root, docs, nil) == 0 {
+		t.Fatal("no links checked: is the test running from workshop/?")
+	}
+}
+
+// checkDocLinks checks every relative link of docs as TestDocsLinks
+// describes and returns how many it checked. With anchors non-nil, a link's
+// #fragment must also be one of the anchors that anchors(path) finds in the
+// file it points at (the doc itself for a bare #fragment).
+func checkDocLinks(t *testing.T, root string, docs []string, anchors func(path string) map[string]bool) int {
+	t.Helper()
 	link := regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
 	checked := 0
 	for _, doc := range docs {
@@ -34,13 +45,24 @@ func TestDocsLinks(t *testing.T) {
 		for i, line := range strings.Split(string(data), "\n") {
 			for _, m := range link.FindAllStringSubmatch(line, -1) {
 				text, target := m[1], m[2]
-				if strings.Contains(target, "://") || strings.HasPrefix(target, "#") || strings.HasPrefix(target, "mailto:") {
+				if strings.Contains(target, "://") || strings.HasPrefix(target, "mailto:") {
 					continue
 				}
-				target, _, _ = strings.Cut(target, "#")
-				path := filepath.Join(filepath.Dir(doc), target)
 				rel, _ := filepath.Rel(root, doc)
 				where := rel + ":" + strconv.Itoa(i+1)
+				target, fragment, _ := strings.Cut(target, "#")
+				path := doc
+				if target != "" {
+					path = filepath.Join(filepath.Dir(doc), target)
+				}
+				if anchors != nil && fragment != "" && strings.HasSuffix(path, ".md") {
+					if _, err := os.Stat(path); err == nil && !anchors(path)[fragment] {
+						t.Errorf("%s: the link to %s#%s names an anchor that file does not have", where, target, fragment)
+					}
+				}
+				if target == "" {
+					continue
+				}
 				info, err := os.Stat(path)
 				if err != nil {
 					t.Errorf("%s: the link to %s points at nothing", where, target)
@@ -58,9 +80,7 @@ func TestDocsLinks(t *testing.T) {
 			}
 		}
 	}
-	if checked == 0 {
-		t.Fatal("no links checked: is the test running from workshop/?")
-	}
+	return checked
 }
 
 // TestChapterDocsShareOneShape checks that every chapter doc has the same

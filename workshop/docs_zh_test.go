@@ -1,0 +1,529 @@
+package workshop_test
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"unicode"
+)
+
+// The Chinese docs live in docs/zh/, one file per English doc, under the
+// English file's name: docs/zh/03-indexer.md translates docs/03-indexer.md.
+// The root README.md is translated as docs/zh/quickstart.md (docs/zh/README.md
+// is already the twin of docs/README.md). Every heading of level 1 to 3 of the
+// English doc is a section; its zh twin keeps the English anchor reachable and
+// records a hash of the English text it translates:
+//
+//	<a id="walkthrough"></a>
+//	## 代码走读
+//	<!-- en: walkthrough sha256:0123456789ab -->
+//
+// TestZhFresh fails when the English section changed since. After updating
+// the translation, record the new hash with
+//
+//	go test ./workshop -run TestZhFresh -args -rehash docs/zh/03-indexer.md#walkthrough
+//
+// (a file without #anchor rehashes all its sections; several targets are
+// separated by commas). Only rehash a section you checked against the
+// current English. A new zh doc starts from the frame that
+//
+//	go test ./workshop -run TestZhSkeleton -v -args -skeleton docs/03-indexer.md
+//
+// prints. The terms are docs/zh/glossary.md's (TestZhGlossary).
+var zhRehash = flag.String("rehash", "", "comma-separated docs/zh/FILE.md[#anchor]: record the current English hash of those zh sections")
+
+// zhSource maps a zh doc that does not share its English doc's name to it.
+var zhSource = map[string]string{"quickstart.md": "README.md"}
+
+// zhNoSource lists the zh docs that translate nothing.
+var zhNoSource = map[string]bool{"glossary.md": true}
+
+type docSection struct {
+	level  int
+	title  string
+	anchor string // the GitHub anchor (English) or the <a id> before the heading (zh)
+	line   int    // 1-based line of the heading
+	body   []string
+	// zh only: the "<!-- en: ... -->" line right under the heading.
+	marker     string
+	markerLine int // 0-based index into the file's lines, -1 if none
+}
+
+var (
+	zhMarker = regexp.MustCompile(`^<!-- en: (\S+)(?: sha256:([0-9a-f]+))? -->$`)
+	zhAnchor = regexp.MustCompile(`<a id="([^"]+)"></a>`)
+)
+
+// githubAnchor is the anchor GitHub gives a heading: lower case, letters,
+// digits, '-' and '_' kept, spaces made '-', the rest dropped.
+func githubAnchor(title string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(title) {
+		switch {
+		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteRune('-')
+		}
+	}
+	return b.String()
+}
+
+// splitSections cuts a markdown doc at its headings of level 1 to 3 (outside
+// code fences). Text before the first heading is dropped: every doc starts
+// with its title.
+func splitSections(text string, zh bool) []docSection {
+	lines := strings.Split(text, "\n")
+	var out []docSection
+	seen := map[string]int{}
+	fence := ""
+	for i, line := range lines {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			if len(out) > 0 {
+				out[len(out)-1].body = append(out[len(out)-1].body, line)
+			}
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fence = trimmed[:3]
+		}
+		level := 0
+		for level < len(line) && line[level] == '#' {
+			level++
+		}
+		if fence == "" && level >= 1 && level <= 3 && len(line) > level && line[level] == ' ' {
+			s := docSection{level: level, title: strings.TrimSpace(line[level:]), line: i + 1, markerLine: -1}
+			s.anchor = githubAnchor(s.title)
+			if n := seen[s.anchor]; n > 0 {
+				s.anchor = fmt.Sprintf("%s-%d", s.anchor, n)
+			}
+			seen[githubAnchor(s.title)]++
+			if zh {
+				s.anchor = ""
+				if i > 0 {
+					if m := zhAnchor.FindStringSubmatch(lines[i-1]); m != nil {
+						s.anchor = m[1]
+					}
+				}
+				for j := i + 1; j < len(lines); j++ {
+					if strings.TrimSpace(lines[j]) == "" {
+						continue
+					}
+					if strings.HasPrefix(lines[j], "<!-- en:") {
+						s.marker, s.markerLine = strings.TrimSpace(lines[j]), j
+					}
+					break
+				}
+			}
+			out = append(out, s)
+		}
+		if len(out) > 0 {
+			out[len(out)-1].body = append(out[len(out)-1].body, line)
+		}
+	}
+	return out
+}
+
+// hash is the first 12 hex digits of the sha256 of an English section, its
+// heading included, with trailing whitespace and trailing blank lines
+// dropped.
+func (s docSection) hash() string {
+	lines := make([]string, 0, len(s.body))
+	for _, l := range s.body {
+		lines = append(lines, strings.TrimRight(l, " \t\r"))
+	}
+	for len(lines) > 0 && lines[len(lines)-1] == "" {
+		lines = lines[:len(lines)-1]
+	}
+	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
+	return hex.EncodeToString(sum[:])[:12]
+}
+
+// zhDocs lists docs/zh/*.md with, for each, its English source relative to
+// the repository root ("" for a doc that translates nothing).
+func zhDocs(t *testing.T, root string) (docs []string, source map[string]string) {
+	t.Helper()
+	docs, _ = filepath.Glob(filepath.Join(root, "docs", "zh", "*.md"))
+	source = map[string]string{}
+	for _, doc := range docs {
+		name := filepath.Base(doc)
+		switch {
+		case zhNoSource[name]:
+			source[doc] = ""
+		case zhSource[name] != "":
+			source[doc] = zhSource[name]
+		default:
+			source[doc] = filepath.Join("docs", name)
+		}
+	}
+	return docs, source
+}
+
+func repoRoot(t *testing.T) string {
+	t.Helper()
+	root, err := filepath.Abs("..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+// TestZhFresh keeps every Chinese doc in step with its English doc: the same
+// sections in the same order, each keeping its English anchor, each
+// carrying the hash of the English section it translates, and a link back
+// to the English doc.
+func TestZhFresh(t *testing.T) {
+	root := repoRoot(t)
+	docs, source := zhDocs(t, root)
+	if len(docs) == 0 {
+		t.Skip("no docs/zh yet")
+	}
+	rehash := map[string]bool{} // "docs/zh/x.md" or "docs/zh/x.md#anchor"
+	for _, r := range strings.Split(*zhRehash, ",") {
+		if r = strings.TrimSpace(r); r != "" {
+			file, anchor, ok := strings.Cut(r, "#")
+			key := filepath.ToSlash(filepath.Clean(file))
+			if ok {
+				key += "#" + anchor
+			}
+			rehash[key] = true
+		}
+	}
+	used := map[string]bool{}
+	covered, translated := 0, map[string]bool{}
+	for _, doc := range docs {
+		src := source[doc]
+		if src == "" {
+			continue
+		}
+		rel, _ := filepath.Rel(root, doc)
+		rel = filepath.ToSlash(rel)
+		translated[src] = true
+		en, err := os.ReadFile(filepath.Join(root, src))
+		if err != nil {
+			t.Errorf("%s translates %s, which does not exist (name it after an English doc, or list it in zhSource)", rel, src)
+			continue
+		}
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines := strings.Split(string(data), "\n")
+		enSecs, zhSecs := splitSections(string(en), false), splitSections(string(data), true)
+		back, _ := filepath.Rel(filepath.Dir(doc), filepath.Join(root, src))
+		if !strings.Contains(string(data), "]("+filepath.ToSlash(back)+")") {
+			t.Errorf("%s does not link back to its English doc: add [English](%s) under its title", rel, filepath.ToSlash(back))
+		}
+		enByAnchor := map[string]docSection{}
+		for _, s := range enSecs {
+			enByAnchor[s.anchor] = s
+		}
+		changed := false
+		for i, z := range zhSecs {
+			where := fmt.Sprintf("%s:%d (%s)", rel, z.line, z.title)
+			if z.marker == "" {
+				t.Errorf("%s: no <!-- en: ANCHOR --> line right under the heading says which English section this translates", where)
+				continue
+			}
+			m := zhMarker.FindStringSubmatch(z.marker)
+			if m == nil {
+				t.Errorf("%s: %q is not <!-- en: ANCHOR sha256:HASH -->", where, z.marker)
+				continue
+			}
+			anchor, recorded := m[1], m[2]
+			e, ok := enByAnchor[anchor]
+			if !ok {
+				t.Errorf("%s translates %s §%s, which no longer exists: follow the English doc's sections", where, src, anchor)
+				continue
+			}
+			if z.anchor != anchor {
+				t.Errorf("%s: put <a id=\"%s\"></a> on the line before the heading, so links to the English anchor work here too", where, anchor)
+			}
+			if z.level != e.level {
+				t.Errorf("%s is a level-%d heading; %s §%s is level %d", where, z.level, src, anchor, e.level)
+			}
+			if i < len(enSecs) && enSecs[i].anchor != anchor {
+				t.Errorf("%s: section %d translates §%s, but §%s is section %d of %s: keep the English order", where, i+1, anchor, enSecs[i].anchor, i+1, src)
+			}
+			want := e.hash()
+			if recorded == want {
+				covered++
+				continue
+			}
+			if rehash[rel] || rehash[rel+"#"+anchor] {
+				used[rel], used[rel+"#"+anchor] = true, true
+				lines[z.markerLine] = fmt.Sprintf("<!-- en: %s sha256:%s -->", anchor, want)
+				changed = true
+				covered++
+				t.Logf("%s §%s: recorded sha256:%s", rel, anchor, want)
+				continue
+			}
+			fix := fmt.Sprintf("go test ./workshop -run TestZhFresh -args -rehash %s#%s", rel, anchor)
+			if recorded == "" {
+				t.Errorf("%s §%s translates %s §%s and has no hash yet: once the translation is checked, record it: %s", rel, anchor, src, anchor, fix)
+			} else {
+				t.Errorf("%s §%s translates %s §%s, which changed since (sha256:%s, now sha256:%s): update the translation, then its hash: %s", rel, anchor, src, anchor, recorded, want, fix)
+			}
+		}
+		zhAnchors := map[string]bool{}
+		for _, z := range zhSecs {
+			if m := zhMarker.FindStringSubmatch(z.marker); m != nil {
+				zhAnchors[m[1]] = true
+			}
+		}
+		for _, e := range enSecs {
+			if !zhAnchors[e.anchor] {
+				t.Errorf("%s §%s (%q, line %d) has no twin in %s: translate it there, in the same place", src, e.anchor, e.title, e.line, rel)
+			}
+		}
+		if changed {
+			if err := os.WriteFile(doc, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for r := range rehash {
+		if !used[r] {
+			t.Logf("-rehash %s: nothing to record (already fresh, or not a zh section)", r)
+		}
+	}
+	var missing []string
+	english, _ := filepath.Glob(filepath.Join(root, "docs", "*.md"))
+	english = append(english, filepath.Join(root, "README.md"))
+	for _, e := range english {
+		rel, _ := filepath.Rel(root, e)
+		if !translated[filepath.ToSlash(rel)] {
+			missing = append(missing, filepath.ToSlash(rel))
+		}
+	}
+	sort.Strings(missing)
+	t.Logf("%d zh sections fresh; English docs without a zh twin yet: %s", covered, strings.Join(missing, ", "))
+}
+
+// TestZhLinks checks the links of the zh docs as TestDocsLinks checks the
+// English ones, and also their #anchors.
+func TestZhLinks(t *testing.T) {
+	root := repoRoot(t)
+	docs, _ := zhDocs(t, root)
+	if len(docs) == 0 {
+		t.Skip("no docs/zh yet")
+	}
+	checkDocLinks(t, root, docs, docAnchors)
+}
+
+// docAnchors lists the anchors a markdown file offers: its headings'
+// GitHub anchors and every <a id="...">.
+func docAnchors(path string) map[string]bool {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, s := range splitSections(string(data), false) {
+		out[s.anchor] = true
+	}
+	for _, m := range zhAnchor.FindAllStringSubmatch(string(data), -1) {
+		out[m[1]] = true
+	}
+	return out
+}
+
+type glossaryTerm struct {
+	english, chinese string
+	avoid            []string
+	line             int
+}
+
+// readGlossary reads the table of docs/zh/glossary.md: the columns English,
+// 中文 (the one term to use) and 不用 (variants to avoid, separated by 、).
+func readGlossary(t *testing.T, path string) []glossaryTerm {
+	t.Helper()
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var terms []glossaryTerm
+	cols := map[string]int{}
+	for i, line := range strings.Split(string(data), "\n") {
+		if !strings.HasPrefix(line, "|") {
+			continue
+		}
+		cells := strings.Split(strings.Trim(strings.TrimSpace(line), "|"), "|")
+		for j := range cells {
+			cells[j] = strings.TrimSpace(cells[j])
+		}
+		if len(cols) == 0 {
+			for j, c := range cells {
+				cols[c] = j
+			}
+			for _, need := range []string{"English", "中文", "不用"} {
+				if _, ok := cols[need]; !ok {
+					t.Fatalf("glossary.md:%d: the table needs the columns English, 中文 and 不用", i+1)
+				}
+			}
+			continue
+		}
+		if strings.Trim(line, "|-: ") == "" {
+			continue
+		}
+		cell := func(name string) string {
+			if j := cols[name]; j < len(cells) {
+				return cells[j]
+			}
+			return ""
+		}
+		term := glossaryTerm{english: cell("English"), chinese: cell("中文"), line: i + 1}
+		for _, v := range strings.FieldsFunc(cell("不用"), func(r rune) bool { return r == '、' || r == '，' }) {
+			if v = strings.TrimSpace(v); v != "" && v != "—" {
+				term.avoid = append(term.avoid, v)
+			}
+		}
+		terms = append(terms, term)
+	}
+	return terms
+}
+
+// zhProse is a zh doc with what the glossary does not govern blanked out:
+// code blocks, inline code, link targets, HTML comments, and quotations in
+// 「」 (how the doc cites a seed note in the note's own words).
+func zhProse(text string) string {
+	var b strings.Builder
+	fence := ""
+	for _, line := range strings.Split(text, "\n") {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence != "" {
+			if strings.HasPrefix(trimmed, fence) {
+				fence = ""
+			}
+			b.WriteString("\n")
+			continue
+		}
+		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+			fence = trimmed[:3]
+			b.WriteString("\n")
+			continue
+		}
+		b.WriteString(line + "\n")
+	}
+	s := b.String()
+	for _, re := range []*regexp.Regexp{
+		regexp.MustCompile("`[^`\n]*`"),
+		regexp.MustCompile(`\]\([^)]*\)`),
+		regexp.MustCompile(`(?s)<!--.*?-->`),
+		regexp.MustCompile(`(?s)「.*?」`),
+	} {
+		s = re.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+	}
+	return s
+}
+
+// TestZhGlossary holds every zh doc to docs/zh/glossary.md: one Chinese
+// term per concept, and none of the variants the glossary says to avoid
+// (outside code and 「quotations」).
+func TestZhGlossary(t *testing.T) {
+	root := repoRoot(t)
+	docs, _ := zhDocs(t, root)
+	if len(docs) == 0 {
+		t.Skip("no docs/zh yet")
+	}
+	gpath := filepath.Join(root, "docs", "zh", "glossary.md")
+	terms := readGlossary(t, gpath)
+	if len(terms) == 0 {
+		t.Fatal("docs/zh/glossary.md has no terms")
+	}
+	preferred := map[string]string{}
+	for _, g := range terms {
+		if g.english == "" || g.chinese == "" {
+			t.Errorf("glossary.md:%d: a term needs its English and its 中文", g.line)
+		}
+		if strings.ContainsAny(g.chinese, "/、，,") {
+			t.Errorf("glossary.md:%d: %q: one Chinese term per concept (put variants under 不用)", g.line, g.chinese)
+		}
+		if prev, ok := preferred[g.chinese]; ok {
+			t.Errorf("glossary.md:%d: %s is already the term for %s", g.line, g.chinese, prev)
+		}
+		preferred[g.chinese] = g.english
+	}
+	for _, g := range terms {
+		for _, v := range g.avoid {
+			if e, ok := preferred[v]; ok {
+				t.Errorf("glossary.md:%d: %s is to be avoided for %s but is the term for %s", g.line, v, g.english, e)
+			}
+		}
+	}
+	for _, doc := range docs {
+		if doc == gpath {
+			continue
+		}
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		prose := zhProse(string(data))
+		rel, _ := filepath.Rel(root, doc)
+		for _, g := range terms {
+			for _, v := range g.avoid {
+				for off := 0; ; {
+					k := strings.Index(prose[off:], v)
+					if k < 0 {
+						break
+					}
+					at := off + k
+					off = at + len(v)
+					if insidePreferred(prose, at, len(v), preferred) {
+						continue
+					}
+					line := strings.Count(prose[:at], "\n") + 1
+					t.Errorf("%s:%d: %q: the glossary says %s for %s (quote a note's own words in 「」)", filepath.ToSlash(rel), line, v, g.chinese, g.english)
+				}
+			}
+		}
+	}
+}
+
+// insidePreferred reports whether the text at [at, at+n) is part of a
+// longer preferred term there (索引 inside 索引器).
+func insidePreferred(s string, at, n int, preferred map[string]string) bool {
+	for p := range preferred {
+		if len(p) <= n {
+			continue
+		}
+		for start := max(0, at-len(p)+n); start <= at && start+len(p) <= len(s); start++ {
+			if s[start:start+len(p)] == p && start <= at && at+n <= start+len(p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+var zhSkeleton = flag.String("skeleton", "", "an English doc (docs/FILE.md): print the skeleton of its zh twin, every section's anchor and marker")
+
+// TestZhSkeleton prints, with -skeleton docs/FILE.md, the frame a new zh doc
+// starts from: every English section's anchor, heading and marker (no hash
+// yet: -rehash records it once the section is translated).
+func TestZhSkeleton(t *testing.T) {
+	if *zhSkeleton == "" {
+		t.Skip("only with -args -skeleton docs/FILE.md")
+	}
+	data, err := os.ReadFile(filepath.Join(repoRoot(t), *zhSkeleton))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, s := range splitSections(string(data), false) {
+		fmt.Fprintf(&b, "<a id=\"%s\"></a>\n%s %s\n<!-- en: %s -->\n\n", s.anchor, strings.Repeat("#", s.level), s.title, s.anchor)
+	}
+	fmt.Print(b.String())
+}

@@ -423,7 +423,14 @@ func zhProse(text string) string {
 		regexp.MustCompile(`(?s)<!--.*?-->`),
 		regexp.MustCompile(`(?s)「.*?」`),
 	} {
-		s = re.ReplaceAllStringFunc(s, func(m string) string { return strings.Repeat(" ", len(m)) })
+		s = re.ReplaceAllStringFunc(s, func(m string) string {
+			return strings.Map(func(r rune) rune {
+				if r == '\n' {
+					return r
+				}
+				return ' '
+			}, m)
+		})
 	}
 	return s
 }

@@ -1,5 +1,10 @@
-// Package gotest runs `go test -json` on a chapter and collects what each
-// test did, for the learner's runner and the tests of the tests.
+// Package gotest builds a chapter's test binary once and runs it as often
+// as a check needs, collecting what each test did, for the learner's
+// runner and the tests of the tests.
+//
+// Building once matters: a check that reruns tests (after a crash, or to
+// find which exercise a divergence comes from) would otherwise pay the
+// compiler, and the race detector's instrumentation, every time.
 package gotest
 
 import (
@@ -7,27 +12,42 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"sort"
 	"strings"
+	"sync"
+	"syscall"
+	"time"
 )
 
-// Result is the outcome of one `go test` run.
+// Result is the outcome of one run of a test binary.
 type Result struct {
 	Passed map[string]bool   // test name → passed; subtests are "TestX/sub"
 	Output map[string]string // test name → everything it printed
 	Build  string            // compiler output, when the package did not build
-	OK     bool              // go test exited 0
-	// Crash is the "panic: ..." line of a panic that stopped the test
-	// binary: one no test recovered, raised in a goroutine of the code
-	// under test. The goroutine dump after it is kept out of Output: it
-	// is noise to a learner, and under --mine its paths name the reference
-	// files that the learner's own copy stands in for.
+	OK     bool              // the binary exited 0
+	// Crash is the "panic: ..." (or "fatal error: ...") line that stopped
+	// the test binary: a panic no test recovered, raised in a goroutine of
+	// the code under test. The goroutine dump after it is kept out of
+	// Output, in Dump: it is noise to a learner until it is cut down to
+	// the frames of their own code.
 	Crash string
+	// Stuck lists the tests that were running when the binary was stopped
+	// for printing nothing for too long (see Binary.Run); their goroutines'
+	// stacks are in Dump.
+	Stuck []string
+	Dump  string // the goroutine dump of a crash or of a stuck binary
+	// Leak is what the binary printed, after every test passed, about
+	// goroutines still running (workshop/leak).
+	Leak string
+	// Took is how long each test ran, by name.
+	Took map[string]time.Duration
 }
 
-// Failed lists the tests that ran and failed.
+// Failed lists the tests that ran and failed, sorted.
 func (r *Result) Failed() []string {
 	var names []string
 	for name, ok := range r.Passed {
@@ -35,79 +55,289 @@ func (r *Result) Failed() []string {
 			names = append(names, name)
 		}
 	}
+	sort.Strings(names)
 	return names
 }
 
-// Run runs `go test -json -count=1 args...` in dir with extra environment
-// variables. files, if not empty, replaces or adds source files for this
-// run only (a go build overlay: path relative to dir → content; nil
-// content deletes the file), leaving the working tree untouched.
+// Run builds the test binary of the package in dir and runs it once:
+// `go test -count=1 args...`, where args mix build flags (-race, -vet=off,
+// which Build takes) and test flags (-run, -skip, -timeout, -failfast).
+// files, if not empty, replaces or adds source files for this run only (a
+// go build overlay: path relative to dir → content; nil content deletes
+// the file), leaving the working tree untouched.
 func Run(dir string, env []string, files map[string][]byte, args ...string) (*Result, error) {
-	cmdArgs := []string{"test", "-json", "-count=1"}
+	var build, test []string
+	for _, a := range args {
+		switch {
+		case a == ".":
+		case a == "-race" || strings.HasPrefix(a, "-vet"):
+			build = append(build, a)
+		default:
+			test = append(test, a)
+		}
+	}
+	bin, out, err := Build(dir, files, build...)
+	if err != nil {
+		return nil, err
+	}
+	if bin == nil {
+		return &Result{Build: out, Passed: map[string]bool{}, Output: map[string]string{}}, nil
+	}
+	defer bin.Remove()
+	return bin.Run(env, 0, test...)
+}
+
+// Binary is a built test binary of one package.
+type Binary struct {
+	Path string // the executable
+	Dir  string // the package's directory, where it must run
+	tmp  string
+}
+
+// Build compiles the test binary of the package in dir with the build
+// flags given (-race, -vet=off) and the overlay files. When the package
+// does not compile, it returns no binary and the compiler's output.
+func Build(dir string, files map[string][]byte, flags ...string) (*Binary, string, error) {
+	tmp, err := os.MkdirTemp("", "walkthrough-test-")
+	if err != nil {
+		return nil, "", err
+	}
+	bin := &Binary{Path: filepath.Join(tmp, "chapter.test"), Dir: dir, tmp: tmp}
+	// -s -w: no symbol table or DWARF, which only debuggers read; stacks
+	// keep their files and lines. It makes the link, the slow part of a
+	// rebuild, markedly quicker.
+	args := append([]string{"test", "-c", "-o", bin.Path, "-ldflags=-s -w"}, flags...)
 	if len(files) > 0 {
 		overlay, cleanup, err := WriteOverlay(dir, files)
 		if err != nil {
-			return nil, err
+			bin.Remove()
+			return nil, "", err
 		}
 		defer cleanup()
-		cmdArgs = append(cmdArgs, "-overlay="+overlay)
+		args = append(args, "-overlay="+overlay)
 	}
-	cmd := exec.Command("go", append(cmdArgs, args...)...)
+	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), env...)
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	runErr := cmd.Run()
-	if _, isExit := runErr.(*exec.ExitError); runErr != nil && !isExit {
-		return nil, fmt.Errorf("go test in %s: %w", dir, runErr)
+	out, err := cmd.CombinedOutput()
+	if _, isExit := err.(*exec.ExitError); err != nil && !isExit {
+		bin.Remove()
+		return nil, "", fmt.Errorf("go test -c in %s: %w", dir, err)
 	}
-	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: runErr == nil}
-	var build strings.Builder
+	if err != nil {
+		bin.Remove()
+		text := strings.TrimSpace(string(out))
+		if text == "" {
+			text = err.Error()
+		}
+		return nil, text, nil
+	}
+	if _, err := os.Stat(bin.Path); err != nil {
+		// A package without test files builds no binary.
+		bin.Remove()
+		return nil, "", fmt.Errorf("go test -c in %s wrote no test binary (no test files?)", dir)
+	}
+	return bin, "", nil
+}
+
+// Remove deletes the binary.
+func (b *Binary) Remove() { os.RemoveAll(b.tmp) }
+
+// Run runs the binary once with the test flags given, in plain go test
+// spelling (-run, -skip, -timeout, -failfast; "-test." is added). When
+// stuck is more than zero and the binary prints nothing for that long
+// while a test runs, it is made to dump its goroutines and stop (SIGQUIT),
+// and the tests that were running are reported in Result.Stuck: a lock
+// never released or a channel nobody closes is caught in seconds instead
+// of at the test timeout.
+func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Result, error) {
+	args := []string{"-test.v=test2json", "-test.count=1"}
+	for _, f := range flags {
+		if strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "-test.") {
+			f = "-test." + f[1:]
+		}
+		args = append(args, f)
+	}
+	test := exec.Command(b.Path, args...)
+	test.Dir = b.Dir
+	test.Env = append(os.Environ(), env...)
+	raw, err := test.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	test.Stderr = test.Stdout // one stream, as go test shows it
+	// test2json turns the binary's framed output into events; it reads
+	// its standard input when given no command.
+	conv := exec.Command("go", "tool", "test2json", "-t")
+	conv.Stdin = raw
+	events, err := conv.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	var convErr bytes.Buffer
+	conv.Stderr = &convErr
+	if err := test.Start(); err != nil {
+		return nil, err
+	}
+	if err := conv.Start(); err != nil {
+		test.Process.Kill()
+		test.Wait()
+		return nil, err
+	}
+	w := newWatch(test.Process, stuck)
+	r := parse(events, w)
+	w.stop()
+	convWaitErr := conv.Wait()
+	testErr := test.Wait()
+	if convWaitErr != nil && convErr.Len() > 0 {
+		return nil, fmt.Errorf("go tool test2json: %s", strings.TrimSpace(convErr.String()))
+	}
+	if _, isExit := testErr.(*exec.ExitError); testErr != nil && !isExit {
+		return nil, fmt.Errorf("%s: %w", filepath.Base(b.Path), testErr)
+	}
+	r.OK = testErr == nil
+	if stuckTests := w.fired(); stuckTests != nil {
+		r.Stuck, r.Crash = stuckTests, ""
+		for _, t := range stuckTests {
+			r.Passed[t] = false
+		}
+	}
+	return r, nil
+}
+
+// watch stops a binary that prints nothing for too long while a test runs.
+type watch struct {
+	mu      sync.Mutex
+	proc    *os.Process
+	quiet   time.Duration
+	last    time.Time
+	running map[string]bool
+	stuck   []string // the tests running when it fired; nil until then
+	done    chan struct{}
+}
+
+func newWatch(p *os.Process, quiet time.Duration) *watch {
+	w := &watch{proc: p, quiet: quiet, last: time.Now(), running: map[string]bool{}, done: make(chan struct{})}
+	if quiet > 0 {
+		go w.loop()
+	}
+	return w
+}
+
+func (w *watch) loop() {
+	tick := time.NewTicker(w.quiet / 10)
+	defer tick.Stop()
+	for {
+		select {
+		case <-w.done:
+			return
+		case <-tick.C:
+		}
+		w.mu.Lock()
+		if w.stuck == nil && len(w.running) > 0 && time.Since(w.last) > w.quiet {
+			for t := range w.running {
+				w.stuck = append(w.stuck, t)
+			}
+			sort.Strings(w.stuck)
+			w.proc.Signal(syscall.SIGQUIT) // the Go runtime dumps every goroutine and exits
+		}
+		w.mu.Unlock()
+	}
+}
+
+// event notes one test2json event: the test it names is running or done.
+func (w *watch) event(action, test string) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stuck != nil {
+		return
+	}
+	w.last = time.Now()
+	switch action {
+	case "run":
+		w.running[test] = true
+	case "pass", "fail", "skip":
+		delete(w.running, test)
+	}
+}
+
+func (w *watch) fired() []string {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.stuck
+}
+
+func (w *watch) stop() { close(w.done) }
+
+// parse reads test2json events into a Result.
+func parse(events io.Reader, w *watch) *Result {
+	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}}
+	var dump, leak strings.Builder
 	started := map[string]bool{}
-	sc := bufio.NewScanner(&stdout)
+	sc := bufio.NewScanner(events)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
+	inLeak := false
 	for sc.Scan() {
 		var ev struct {
 			Action, Test, Output string
-			ImportPath           string
+			Elapsed              float64
 		}
 		if err := json.Unmarshal(sc.Bytes(), &ev); err != nil {
-			build.WriteString(sc.Text() + "\n")
 			continue
 		}
-		if ev.Action == "output" && r.Crash == "" && strings.HasPrefix(ev.Output, "panic: ") {
-			r.Crash = strings.TrimSpace(ev.Output)
+		if ev.Test != "" {
+			w.event(ev.Action, ev.Test)
+		}
+		if ev.Action == "output" && r.Crash == "" && dump.Len() == 0 && isCrash(ev.Output) {
+			if strings.HasPrefix(ev.Output, "SIGQUIT") {
+				dump.WriteString(ev.Output)
+			} else {
+				r.Crash = strings.TrimSpace(ev.Output)
+			}
+			continue
 		}
 		switch {
-		case ev.Action == "build-output":
-			build.WriteString(ev.Output)
+		case ev.Action == "output" && (r.Crash != "" || dump.Len() > 0):
+			dump.WriteString(ev.Output) // the dump of a crash or of a stuck binary
+		case ev.Action == "output" && ev.Test == "" && (inLeak || strings.HasPrefix(ev.Output, "leak: ")):
+			inLeak = true
+			leak.WriteString(ev.Output)
 		case ev.Test == "":
-		case ev.Action == "output" && r.Crash != "":
-			// the dump of a crash: see Crash
 		case ev.Action == "run":
 			started[ev.Test] = true
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
 		case ev.Action == "pass":
 			r.Passed[ev.Test] = true
+			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
 		case ev.Action == "fail":
 			r.Passed[ev.Test] = false
+			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
 		}
 	}
 	// A crash ends the binary without a result for the tests that were
 	// running: they failed, with the crash as the reason.
-	if r.Crash != "" {
+	if r.Crash != "" || dump.Len() > 0 {
 		for test := range started {
 			if _, ok := r.Passed[test]; !ok {
 				r.Passed[test] = false
 			}
 		}
 	}
-	build.WriteString(stderr.String())
-	if !r.OK && len(r.Passed) == 0 && r.Crash == "" {
-		r.Build = strings.TrimSpace(build.String())
+	r.Dump = strings.TrimSpace(dump.String())
+	r.Leak = strings.TrimSpace(leak.String())
+	return r
+}
+
+// isCrash reports whether a line of output starts the end of the binary:
+// a panic nothing recovered, a fatal runtime error (a concurrent map
+// write, a deadlock), or the dump SIGQUIT asks for.
+func isCrash(line string) bool {
+	for _, p := range []string{"panic: ", "fatal error: ", "SIGQUIT: "} {
+		if strings.HasPrefix(line, p) {
+			return true
+		}
 	}
-	return r, nil
+	return false
 }
 
 // WriteOverlay writes files to a temporary directory and an overlay JSON

@@ -21,6 +21,8 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+
+	"example.com/walkthrough/workshop/exgen"
 )
 
 // Mutant is one known bug.
@@ -86,6 +88,47 @@ func parse(path string) (Mutant, error) {
 		return m, fmt.Errorf("%s: a mutant needs a paragraph saying what is wrong and at least one -- find: FILE -- / -- replace -- pair", path)
 	}
 	return m, nil
+}
+
+// Exercise is the exercise whose code the mutant breaks: the one whose
+// region holds its first edit (0 when the edit is outside every region).
+func (m Mutant) Exercise(chapterDir string) (int, error) {
+	e := m.Edits[0]
+	src, err := os.ReadFile(filepath.Join(chapterDir, e.File))
+	if err != nil {
+		return 0, err
+	}
+	at := strings.Index(string(src), e.Find)
+	if at < 0 {
+		return 0, fmt.Errorf("mutant %s: the text to find is not in %s", m.Name, e.File)
+	}
+	// The first line of the find text that is code, not blank.
+	line := strings.Count(string(src[:at]), "\n") + 1
+	for _, l := range strings.Split(e.Find, "\n") {
+		if strings.TrimSpace(l) != "" {
+			break
+		}
+		line++
+	}
+	return exgen.ExerciseAt(chapterDir, e.File, line)
+}
+
+// ApplyTo applies the mutant to files, a chapter's exercise copy (paths
+// "exercise/<file>" → content, as exgen.Generate returns it): the same
+// bug, planted in the learner's copy instead of the reference.
+func (m Mutant) ApplyTo(files map[string][]byte) error {
+	for _, e := range m.Edits {
+		path := filepath.Join(exgen.ExerciseDir, e.File)
+		src, ok := files[path]
+		if !ok {
+			return fmt.Errorf("mutant %s: the copy has no %s", m.Name, path)
+		}
+		if n := strings.Count(string(src), e.Find); n != 1 {
+			return fmt.Errorf("mutant %s: the text to find occurs %d times in %s, want exactly once", m.Name, n, path)
+		}
+		files[path] = []byte(strings.Replace(string(src), e.Find, e.Replace, 1))
+	}
+	return nil
 }
 
 // Apply returns the mutated content of every file the mutant touches,

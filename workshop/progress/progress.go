@@ -8,11 +8,11 @@ import (
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -49,6 +49,10 @@ type Exercise struct {
 	Passing, Checked int
 
 	tests []string // the scenarios and stress tests that check it
+	// located: the divergence this result shows was proved to come from
+	// the exercise it names (stack frames, or a swap), so the blame file
+	// does not re-judge it.
+	located bool
 }
 
 // Chapter is one chapter's result.
@@ -102,6 +106,12 @@ type Options struct {
 }
 
 // CheckWith is Check with the implementation and overlay chosen by opts.
+//
+// On your copy (the default), the chapter's test binary is built once
+// with your files standing in for the reference package (standIn), so
+// every test that judges the reference judges your code, and it is
+// built with -race when opts.Race. Each failing test is then put on the
+// exercise whose code made it fail (see culprits), and says why.
 func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	impl := opts.Impl
 	if impl == "" {
@@ -111,20 +121,47 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	res, err := runTests(c.Dir, []string{scenario.EnvImpl + "=" + impl}, opts.Files, opts.Race)
+	env := []string{scenario.EnvImpl + "=" + impl}
+	var s *standIn
+	if impl == scenario.Exercise {
+		if s, err = newStandIn(filepath.Dir(c.Dir), c, opts.Files); err != nil {
+			return nil, err
+		}
+		env = []string{scenario.EnvImpl + "=" + scenario.Reference, scenario.EnvStandIn + "=1"}
+	} else {
+		s = &standIn{dir: c.Dir, files: opts.Files, yours: map[string]string{}}
+	}
+	k, err := newCode(c, s)
 	if err != nil {
 		return nil, err
 	}
-	out := &Chapter{Chapter: c, Build: res.Build}
-	tagged, err := scenariosByExercise(c.Dir)
+	flags := []string{"-vet=off"} // make test vets the code; a check compiles a new stub set each time
+	if opts.Race {
+		flags = append(flags, "-race")
+	}
+	out := &Chapter{Chapter: c}
+	bin, build, err := gotest.Build(c.Dir, s.files, flags...)
 	if err != nil {
 		return nil, err
 	}
-	for id, tests := range stressTests(res.Result) {
-		tagged[id] = append(tagged[id], tests...)
+	if bin == nil {
+		out.Build = s.translate(build)
+		for _, ex := range exercises {
+			out.Exercises = append(out.Exercises, Exercise{Exercise: ex, Status: Fail, Report: out.Build})
+		}
+		return out, nil
 	}
-	out.Tests = res.Passed
+	defer bin.Remove()
+	quiet := quietFor(c.RealClock())
+	res, err := runTests(bin, env, quiet, nil)
+	if err != nil {
+		return nil, err
+	}
 	blame, err := LoadBlame(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	tagged, err := checksByExercise(c.Dir, res.Result, blame)
 	if err != nil {
 		return nil, err
 	}
@@ -143,8 +180,14 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	for _, tests := range tagged {
 		sort.Strings(tests)
 	}
+	outcomes := k.outcomes(res, quiet)
+	onTrack := func(id int) bool { return opts.OffTrack == nil || !opts.OffTrack(id) }
+	if err := k.culprits(outcomes, blame, tagged, onTrack, env, quiet, flags); err != nil {
+		return nil, err
+	}
+	out.Tests = res.Passed
 	for _, ex := range exercises {
-		e := judge(c.Name, ex, tagged[ex.ID], res)
+		e := judge(c.Name, ex, tagged[ex.ID], outcomes)
 		e.tests = tagged[ex.ID]
 		for _, t := range e.tests {
 			e.Checked++
@@ -154,9 +197,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 		out.Exercises = append(out.Exercises, e)
 	}
-	if res.Build == "" {
-		blameBlockers(c.Name, out.Exercises, blame, res.Passed)
-	}
+	blameBlockers(c.Name, out.Exercises, blame, res.Passed)
 	for i := range out.Exercises {
 		if e := &out.Exercises[i]; e.Test != "" {
 			e.Runs = blame[e.Test]
@@ -211,80 +252,6 @@ func scenariosByExercise(chapterDir string) (map[int][]string, error) {
 		sort.Strings(tests)
 	}
 	return byID, nil
-}
-
-var (
-	// notDone is how the scenario runner reports a stub it recovered.
-	notDone = regexp.MustCompile(`needs (\S+) exercise (\d+), which is not done yet`)
-	// crashNotDone is a stub's panic that no test recovered: one raised in
-	// a goroutine of the code under test (an informer's, a queue's), which
-	// stops the whole test binary (todo.NotDone's Error text).
-	crashNotDone = regexp.MustCompile(`^panic: (\S+) exercise (\d+) is not done yet`)
-)
-
-// judge decides one exercise's status from the scenarios that check it.
-func judge(chapter string, ex exgen.Exercise, tests []string, res *runs) Exercise {
-	e := Exercise{Exercise: ex, Status: Pass}
-	if res.Build != "" {
-		return Exercise{Exercise: ex, Status: Fail, Report: res.Build}
-	}
-	if len(tests) == 0 {
-		e.Status = Unchecked
-		return e
-	}
-	for _, test := range tests {
-		passed, ran := res.Passed[test]
-		if passed {
-			continue
-		}
-		report := res.Output[test]
-		m := notDone.FindStringSubmatch(report)
-		crash := res.CrashOf[test]
-		if !ran {
-			crash = res.Crash
-		}
-		if m == nil && crash != "" {
-			// The binary stopped: this test crashed, or never ran because
-			// another did. Either way the stub that panicked is in the way.
-			if m = crashNotDone.FindStringSubmatch(crash); m != nil {
-				report = crashReport(report, m[1], m[2], ran)
-			} else if !ran {
-				report = fmt.Sprintf("This scenario did not run: the test binary stopped at\n%s", crash)
-			}
-		}
-		status, blocker, blockerChapter := Fail, 0, ""
-		if m != nil {
-			blockerChapter = m[1]
-			blocker, _ = strconv.Atoi(m[2])
-			status = Blocked
-			if blocker == ex.ID && blockerChapter == chapter {
-				status, blocker, blockerChapter = NotStarted, 0, ""
-			}
-		} else if !ran && report == "" {
-			report = "This scenario did not run (the test binary stopped before it)."
-		}
-		// The exercise's own stub says most about it; then a blocker;
-		// then a divergence.
-		if e.Status == Pass || rank(status) < rank(e.Status) {
-			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, cleanReport(report)
-		}
-	}
-	return e
-}
-
-// crashReport is what a scenario says when a stub's panic, raised outside
-// the test's own goroutine, stopped the test binary: the steps it got
-// through, if it was the one running, and which exercise is in the way.
-func crashReport(output, chapter, id string, ran bool) string {
-	where := fmt.Sprintf("%s exercise %s", chapter, id)
-	if !ran {
-		return fmt.Sprintf("  Stopped:  this scenario did not run: the run stopped when another reached\n            %s, which is not done yet.\n", where)
-	}
-	return fmt.Sprintf("%s  Stopped:  the next step needs %s, which is not done yet\n            (it ran in a goroutine of the code under test, which stopped the run).\n", output, where)
-}
-
-func rank(s Status) int {
-	return map[Status]int{NotStarted: 0, Blocked: 1, Fail: 2}[s]
 }
 
 // cleanReport keeps the scenario runner's report and drops go test's

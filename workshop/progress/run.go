@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"time"
 
 	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/scenario"
@@ -14,40 +15,50 @@ import (
 type runs struct {
 	*gotest.Result
 	// CrashOf maps a test that was running when the test binary stopped
-	// to the "panic: ..." line that stopped it.
-	CrashOf map[string]string
+	// to the "panic: ..." line that stopped it, and DumpOf to the
+	// goroutine dump that came with it.
+	CrashOf, DumpOf map[string]string
+	// Leaks is what the binary said of goroutines your code left running
+	// after every test passed (workshop/leak), from the run that got that
+	// far.
+	Leaks string
 }
 
-// runTests runs the chapter's scenarios and stress tests. A stub's panic
-// raised in a goroutine of the code under test (an informer's, a queue's)
-// stops the whole test binary, leaving every later scenario without a
-// result; so the tests run again, skipping each scenario that has one,
-// until a run ends without a crash or gets no further. Stress tests are
-// skipped the same way: they run first (their file sorts first), and a
-// stub's panic in one of their goroutines would otherwise stop every run
-// before any scenario. Every check is then judged on its own, whatever
-// crashed before it.
-func runTests(dir string, env []string, files map[string][]byte, race bool) (*runs, error) {
-	all := &runs{Result: &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true}, CrashOf: map[string]string{}}
+// quietFor is how long a test binary may print nothing while a test runs
+// before it is stopped as stuck. Scenarios in a synctest bubble take
+// milliseconds of real time per step, but a lock never released is not a
+// wait synctest can see through, so such a step hangs on the real clock.
+// The slowest tests of the reference print something at least every few
+// seconds; a chapter on a real clock (07, real etcd) gets longer.
+func quietFor(realClock bool) time.Duration {
+	if realClock {
+		return 60 * time.Second
+	}
+	return 15 * time.Second
+}
+
+// runTests runs every test of the chapter except the end-to-end ones on
+// the built binary. A stub's panic raised in a goroutine of the code under
+// test (an informer's, a queue's) stops the whole binary, leaving every
+// later test without a result; so the binary runs again, skipping each
+// test that has one, until a run ends without a crash or gets no further.
+// Every check is then judged on its own, whatever crashed before it.
+func runTests(bin *gotest.Binary, env []string, quiet time.Duration, only []string) (*runs, error) {
+	all := &runs{
+		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
+		CrashOf: map[string]string{}, DumpOf: map[string]string{},
+	}
 	var done []string
 	for {
-		// A stub or a bug can hang a test outside a synctest bubble: the
-		// timeout turns that into a failure with a goroutine dump.
-		// -vet=off: every check compiles a different stub set, so go test's
-		// built-in vet would run again each time; make test vets the code.
-		args := []string{"-timeout=5m", "-vet=off", "-run", "^(TestScenarios|TestStress)$"}
-		if race {
-			args = append([]string{"-race"}, args...)
+		// -timeout backs up the watch for quiet binaries: a test that
+		// prints but never ends.
+		args := []string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}
+		if len(only) > 0 {
+			args = append(args, "-run", runPattern(only))
 		}
-		if len(done) > 0 {
-			args = append(args, "-skip", skipChecks(done))
-		}
-		res, err := gotest.Run(dir, env, files, append(args, ".")...)
+		res, err := bin.Run(env, quiet, args...)
 		if err != nil {
 			return nil, err
-		}
-		if res.Build != "" {
-			return &runs{Result: res, CrashOf: map[string]string{}}, nil
 		}
 		further := false
 		for test, passed := range res.Passed {
@@ -56,17 +67,26 @@ func runTests(dir string, env []string, files map[string][]byte, race bool) (*ru
 			}
 			all.Passed[test] = passed
 			all.Output[test] = res.Output[test]
+			all.Took[test] = res.Took[test]
 			// The test that was running when the binary stopped failed
 			// without a "--- FAIL" line of its own.
-			if !passed && res.Crash != "" && !strings.Contains(res.Output[test], "--- FAIL") {
-				all.CrashOf[test] = res.Crash
+			if !passed && (res.Crash != "" || len(res.Stuck) > 0) && !strings.Contains(res.Output[test], "--- FAIL") {
+				all.CrashOf[test], all.DumpOf[test] = res.Crash, res.Dump
 			}
+		}
+		for _, test := range res.Stuck {
+			all.Stuck = append(all.Stuck, test)
+			all.DumpOf[test] = res.Dump
 		}
 		all.OK = all.OK && res.OK
 		if all.Crash == "" {
-			all.Crash = res.Crash
+			all.Crash, all.Dump = res.Crash, res.Dump
 		}
-		if res.Crash == "" || !further {
+		if res.Leak != "" {
+			all.Leaks = res.Leak
+		}
+		stopped := res.Crash != "" || len(res.Stuck) > 0
+		if !stopped || !further {
 			return all, nil
 		}
 		done = done[:0]
@@ -85,16 +105,20 @@ func isScenario(test string) bool {
 }
 
 // IsCheck reports whether test (a full test name) is one of the tests
-// that judge exercises: a scenario file's subtest or a stress test.
+// that judge exercises: a scenario file's subtest, a stress test, or any
+// other top-level test (a leak, race or lifecycle test, an example, a
+// fuzz test's seeds).
 func IsCheck(test string) bool {
-	_, stress := scenario.StressExercise(test)
-	return stress || isScenario(test)
+	if _, stress := scenario.StressExercise(test); stress || isScenario(test) {
+		return true
+	}
+	return !strings.Contains(test, "/") && test != "TestScenarios" && test != "TestStress"
 }
 
-// skipChecks is a -skip pattern for the checks named (scenario files'
-// subtests and stress tests): one alternative per level structure, joined
-// by a top-level "|", which go test reads as "either".
-func skipChecks(tests []string) string {
+// levels is a -run or -skip pattern for the checks named: one alternative
+// per level structure, joined by a top-level "|", which go test reads as
+// "either".
+func levels(tests []string) string {
 	var scenarios, alternatives []string
 	for _, t := range tests {
 		if name, ok := strings.CutPrefix(t, "TestScenarios/"); ok {
@@ -104,7 +128,9 @@ func skipChecks(tests []string) string {
 		if id, ok := scenario.StressExercise(t); ok {
 			name := t[strings.LastIndex(t, "/")+1:]
 			alternatives = append(alternatives, fmt.Sprintf("^TestStress$/^exercise-%d$/^%s$", id, regexp.QuoteMeta(name)))
+			continue
 		}
+		alternatives = append(alternatives, "^"+regexp.QuoteMeta(t)+"$")
 	}
 	if len(scenarios) > 0 {
 		sort.Strings(scenarios)
@@ -113,6 +139,26 @@ func skipChecks(tests []string) string {
 	sort.Strings(alternatives)
 	return strings.Join(alternatives, "|")
 }
+
+// skipPattern skips the checks named; a name without "^" such as
+// "TestE2E" is a prefix.
+func skipPattern(tests []string) string {
+	var prefixes, exact []string
+	for _, t := range tests {
+		if t == "TestE2E" {
+			prefixes = append(prefixes, "^TestE2E")
+			continue
+		}
+		exact = append(exact, t)
+	}
+	if len(exact) == 0 {
+		return strings.Join(prefixes, "|")
+	}
+	return strings.Join(append(prefixes, levels(exact)), "|")
+}
+
+// runPattern runs only the checks named.
+func runPattern(tests []string) string { return levels(tests) }
 
 // stressTests lists, by exercise, the stress tests that ran.
 func stressTests(res *gotest.Result) map[int][]string {

@@ -38,6 +38,19 @@ const (
 // EnvImpl is the environment variable that selects the implementation.
 const EnvImpl = "WALKTHROUGH_IMPL"
 
+// EnvStandIn, set to "1", says that the learner's copy stands in for the
+// reference package in this test binary: the runner builds the chapter's
+// tests with exercise/'s files in place of the reference's (a go build
+// overlay), so every test that judges the reference, scenario or not,
+// judges your code. Reports then name your copy, leave blame to the
+// runner, and tests skip the client-go runs they make beside the
+// reference.
+const EnvStandIn = "WALKTHROUGH_STANDIN"
+
+// OnYourCopy reports whether the learner's copy stands in for the
+// reference in this test binary (EnvStandIn).
+func OnYourCopy() bool { return os.Getenv(EnvStandIn) == "1" }
+
 var implFlag = flag.String("impl", "", "implementation to test: reference, exercise or client-go (default $"+EnvImpl+", else reference)")
 
 // Selected is the implementation this test run is about: the -impl flag,

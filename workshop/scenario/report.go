@@ -24,6 +24,9 @@ type divergence struct {
 func report(chapter, impl string, f *File, d *divergence) string {
 	var b strings.Builder
 	rel := relToWorkspace(chapter, d.pos)
+	if OnYourCopy() {
+		impl = "your copy"
+	}
 	what := "diverged"
 	if d.panicked != nil {
 		what = "stopped"
@@ -57,6 +60,10 @@ func report(chapter, impl string, f *File, d *divergence) string {
 		fmt.Fprintf(&b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
 	default:
 		fmt.Fprintf(&b, "  Trace (-recorded from client-go, +%s):\n%s", impl, indent(lineDiff(d.want, d.got), "    "))
+	}
+	if OnYourCopy() && d.panicked.notDone() == nil {
+		// The runner finds whose code diverged and names that exercise.
+		return b.String()
 	}
 	for _, id := range blame {
 		ex, ok := byID[id]

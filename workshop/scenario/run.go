@@ -57,7 +57,7 @@ func RunImpl(t *testing.T, impls Impls, name string, opts Options) {
 	if !ok {
 		t.Fatalf("this chapter has no %s adapter", name)
 	}
-	if name == Exercise && rewriting() {
+	if (name == Exercise || OnYourCopy()) && rewriting() {
 		t.Fatal("Goldens are recorded from client-go or the reference, never from an exercise copy. Run without -rewrite.")
 	}
 	chapter, err := ChapterDir()

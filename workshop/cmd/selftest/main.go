@@ -21,13 +21,14 @@
 // reference code inside exercise regions, per track, and fails when core
 // and deep together cover less than -min percent of a chapter.
 //
-//	go run ./workshop/cmd/selftest [-record | -coverage [-min 60]] [chapter ...]
+//	go run ./workshop/cmd/selftest [-record | -coverage [-min 60]] [-run REGEXP] [chapter ...]
 package main
 
 import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -52,6 +53,7 @@ type check struct {
 func main() {
 	coverage := flag.Bool("coverage", false, "print each chapter's share of code inside exercise regions, per track, instead of testing")
 	record := flag.Bool("record", false, "measure and write each chapter's testdata/blame.txt instead of checking it")
+	only := flag.String("run", "", "run only the checks whose name matches this regular expression")
 	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
 	flag.Parse()
 	root, err := chapters.Root()
@@ -75,6 +77,14 @@ func main() {
 		cs, b, err := chapterChecks(c, *record)
 		if err != nil {
 			fail(err)
+		}
+		if *only != "" {
+			re, err := regexp.Compile(*only)
+			if err != nil {
+				fail(err)
+			}
+			cs = slices.DeleteFunc(cs, func(c check) bool { return !re.MatchString(c.name) })
+			b = nil // the blame file is checked only by a whole run
 		}
 		checks = append(checks, cs...)
 		for range cs {
@@ -253,6 +263,11 @@ func chapterChecks(c chapters.Chapter, record bool) ([]check, *blameRun, error) 
 		checks = append(checks, check{fmt.Sprintf("%s: mutant %s is caught", c.Name, m.Name), func() string {
 			return caught(c, m)
 		}})
+		if len(exercises) > 0 {
+			checks = append(checks, check{fmt.Sprintf("%s: mutant %s in a finished copy fails its exercise, with why", c.Name, m.Name), func() string {
+				return caughtOnCopy(c, m)
+			}})
+		}
 	}
 	return checks, blame, nil
 }
@@ -405,6 +420,58 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	}
 	if res.OK || len(res.Failed()) == 0 {
 		return fmt.Sprintf("no test caught it. The bug: %s", m.About)
+	}
+	return ""
+}
+
+// caughtOnCopy plants the mutant in an exercise copy whose exercises are
+// all done (the reference's code), and checks it as the learner's runner
+// does: some exercise must fail, the one whose code the mutant breaks must
+// be the one blamed, and the report must say why.
+func caughtOnCopy(c chapters.Chapter, m mutant.Mutant) string {
+	owner, err := m.Exercise(c.Dir)
+	if err != nil {
+		return err.Error()
+	}
+	files, err := generated(c, func(int) bool { return false })
+	if err != nil {
+		return err.Error()
+	}
+	if err := m.ApplyTo(files); err != nil {
+		return err.Error()
+	}
+	res, err := progress.CheckWith(c, progress.Options{Files: files, Race: true})
+	if err != nil {
+		return err.Error()
+	}
+	if res.Build != "" {
+		return "the mutated copy does not build, so it proves nothing:\n" + res.Build
+	}
+	var failing []string
+	var blamed *progress.Exercise
+	for i, e := range res.Exercises {
+		if e.Status == progress.Pass {
+			continue
+		}
+		failing = append(failing, fmt.Sprintf("%d %s (%s)", e.ID, e.Status, e.Test))
+		if e.ID == owner || owner == 0 && blamed == nil && e.Status == progress.Fail {
+			blamed = &res.Exercises[i]
+		}
+	}
+	switch {
+	case len(failing) == 0:
+		return fmt.Sprintf("every exercise passes on the copy with the bug: the runner does not judge it. The bug: %s", m.About)
+	case blamed == nil:
+		return fmt.Sprintf("the bug is in exercise %d, but it passes; the runner shows %s", owner, strings.Join(failing, ", "))
+	case blamed.Status != progress.Fail:
+		return fmt.Sprintf("the bug is in exercise %d, but the runner says it is %s (waits for %d); it shows %s", owner, blamed.Status, blamed.Blocker, strings.Join(failing, ", "))
+	case strings.TrimSpace(blamed.Report) == "":
+		return fmt.Sprintf("exercise %d fails without a reason shown (%s)", owner, blamed.Test)
+	}
+	for _, e := range res.Exercises {
+		if e.Status == progress.Fail && e.ID != blamed.ID {
+			return fmt.Sprintf("the bug is in exercise %d, but exercise %d fails too (%s):\n%s", owner, e.ID, e.Test, e.Report)
+		}
 	}
 	return ""
 }

@@ -1,0 +1,172 @@
+package progress
+
+import (
+	"maps"
+	"path/filepath"
+	"slices"
+	"sort"
+	"time"
+
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// maxBuilds bounds the rebuilds one check may spend finding culprits.
+const maxBuilds = 8
+
+// swapper rebuilds the stand-in with some exercises' code taken from the
+// reference, and reruns checks on it.
+type swapper struct {
+	k      *code
+	gen    map[string][]byte // the copy with every exercise done: the reference's code
+	stubs  map[string][]byte // the copy with every exercise stubbed: where each one's functions are
+	env    []string
+	quiet  time.Duration
+	flags  []string
+	builds int
+}
+
+// bisect finds, for the open checks (divergences whose code could be
+// any of several exercises), the exercise whose code made each diverge.
+// It swaps half the suspects for the reference's code and reruns the
+// checks: a check that passes now diverged in that half, one that still
+// fails in the other half. With one bug that takes about log2(suspects)
+// builds, however the suspects are ordered; the likeliest go first, so
+// that a last suspect left alone is usually right even unproved.
+func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string) error {
+	gen, err := exgen.Generate(k.s.dir, func(int) bool { return false })
+	if err != nil {
+		return err
+	}
+	stubs, err := exgen.Generate(k.s.dir, exgen.StubAll)
+	if err != nil {
+		return err
+	}
+	named := map[int]bool{} // exercises the open checks' frames point at
+	race := false
+	count := map[int]int{}
+	for _, t := range open {
+		for _, id := range outcomes[t].owners {
+			named[id] = true
+		}
+		for _, id := range candidates[t] {
+			count[id]++
+		}
+		race = race || outcomes[t].race
+	}
+	if !race {
+		// Without -race: a divergence shows without it, and the build
+		// is several times quicker.
+		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
+	}
+	// The likeliest first: named by the evidence, then the larger share
+	// of the checks running its code that diverged, then the later
+	// exercise (later code is more specific).
+	score := func(id int) float64 {
+		share := float64(count[id]) / float64(max(runs[id], count[id]))
+		if named[id] {
+			share++
+		}
+		return share
+	}
+	var suspects []int
+	for id := range count {
+		suspects = append(suspects, id)
+	}
+	sort.Slice(suspects, func(i, j int) bool {
+		a, b := suspects[i], suspects[j]
+		if score(a) != score(b) {
+			return score(a) > score(b)
+		}
+		return a > b
+	})
+	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags}
+	return sw.locate(outcomes, suspects, open, false)
+}
+
+// locate settles checks among suspects, the likeliest first; proved says
+// that swapping exactly these suspects made the checks pass.
+func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks []string, proved bool) error {
+	if len(checks) == 0 || len(suspects) == 0 {
+		return nil
+	}
+	if len(suspects) == 1 && !proved {
+		passed, _, ok, err := sw.try(suspects, checks)
+		if err != nil || !ok {
+			return err
+		}
+		checks, proved = passed, true
+	}
+	if len(suspects) == 1 {
+		for _, t := range checks {
+			outcomes[t].culprit, outcomes[t].located = suspects[0], true
+		}
+		return nil
+	}
+	half, rest := suspects[:(len(suspects)+1)/2], suspects[(len(suspects)+1)/2:]
+	passed, failed, ok, err := sw.try(half, checks)
+	if err != nil || !ok {
+		return err
+	}
+	if err := sw.locate(outcomes, half, passed, true); err != nil {
+		return err
+	}
+	return sw.locate(outcomes, rest, failed, false)
+}
+
+// try reruns checks on the stand-in with the code of exercises ids taken
+// from the reference. ok is false when it could not tell: the build budget
+// is spent, or your other code does not build against the reference's.
+func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok bool, err error) {
+	if sw.builds == maxBuilds {
+		return nil, nil, false, nil
+	}
+	sw.builds++
+	files, ok := sw.k.withReference(ids, sw.gen, sw.stubs)
+	if !ok {
+		return nil, nil, false, nil
+	}
+	bin, _, err := gotest.Build(sw.k.s.dir, files, sw.flags...)
+	if err != nil || bin == nil {
+		return nil, nil, false, err
+	}
+	defer bin.Remove()
+	res, err := runTests(bin, sw.env, sw.quiet, checks)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	for _, t := range checks {
+		if res.Passed[t] {
+			passed = append(passed, t)
+		} else {
+			failed = append(failed, t)
+		}
+	}
+	return passed, failed, true, nil
+}
+
+// withReference is the stand-in overlay with your code of exercises ids
+// replaced by the reference's: the functions' bodies only, so the rest
+// of your files stays yours.
+func (k *code) withReference(ids []int, gen, stubs map[string][]byte) (map[string][]byte, bool) {
+	files := maps.Clone(k.s.files)
+	for _, id := range ids {
+		parts, err := exgen.ExerciseParts(stubs, id)
+		if err != nil || len(parts) == 0 {
+			return nil, false
+		}
+		for name, keys := range parts {
+			base := filepath.Base(name)
+			mine := files[base]
+			if mine == nil {
+				return nil, false
+			}
+			swapped, err := exgen.SpliceBodies(mine, gen[name], keys)
+			if err != nil {
+				return nil, false
+			}
+			files[base] = swapped
+		}
+	}
+	return files, true
+}

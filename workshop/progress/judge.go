@@ -1,0 +1,330 @@
+package progress
+
+import (
+	"cmp"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// outcome is what one failing check says: either it stopped at a stub
+// (an exercise not done yet), or it diverged, with why, and whose code
+// made it diverge.
+type outcome struct {
+	test        string
+	stubChapter string // the chapter of the stub it stopped at, if it did
+	stub        int
+	report      string // for a person
+	owners      []int  // the exercises its evidence (stack frames) points at
+	// proof says whether owners[0] settles the culprit: the frame that
+	// panicked, or the loop of a leaked goroutine, is the code to fix; a
+	// race's two accesses and a stuck goroutine's wait are only suspects
+	// (the lock missing may be on either side; the Unlock missing is not
+	// where the others wait).
+	proof         bool
+	race          bool // a race report is part of its evidence
+	culprit       int  // the exercise whose code made it diverge, once known
+	located       bool // culprit was proved (frames, one candidate, or a swap)
+	notRun        bool // it never ran: the binary stopped before it
+	stoppedBinary bool // its stub's panic stopped the binary
+}
+
+// LeakCheck is the name a leak is judged under: goroutines your code left
+// running once every test passed (workshop/leak, from each chapter's
+// TestMain). It is no test of its own, so it has no line in the blame
+// file: the frames of the leaked goroutines say whose code started them.
+const LeakCheck = "TestMain (leak check)"
+
+var (
+	// notDone is how the scenario runner reports a stub it recovered.
+	notDone = regexp.MustCompile(`needs (\S+) exercise (\d+), which is not done yet`)
+	// crashNotDone is a stub's panic that no test recovered: one raised in
+	// a goroutine of the code under test (an informer's, a queue's), which
+	// stops the whole test binary (todo.NotDone's Error text).
+	crashNotDone = regexp.MustCompile(`^panic: (\S+) exercise (\d+) is not done yet`)
+	// stepReport is the scenario harness's own report of a step.
+	stepReport = regexp.MustCompile(`(?m)^\S+\.txt:\d+: step \d+ (diverged|stopped)`)
+)
+
+// newCode reads which exercise each function of the chapter belongs to.
+func newCode(c chapters.Chapter, s *standIn) (*code, error) {
+	pkg, err := exgen.ModulePath(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return nil, err
+	}
+	exercises, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	funcs := map[string]int{}
+	for _, e := range exercises {
+		parts, err := exgen.ExerciseParts(gen, e.ID)
+		if err != nil {
+			return nil, err
+		}
+		for _, keys := range parts {
+			for _, key := range keys {
+				funcs[key] = e.ID
+			}
+		}
+	}
+	return &code{s: s, pkg: pkg, funcs: funcs}, nil
+}
+
+// outcomes reads every failing check of a run (and a leak, if every test
+// passed but the binary found one).
+func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
+	out := map[string]*outcome{}
+	for test, passed := range res.Passed {
+		if passed || !IsCheck(test) {
+			continue
+		}
+		out[test] = k.outcome(test, res, quiet)
+	}
+	if res.Leaks != "" {
+		text, owners := k.leaked(res.Leaks)
+		out[LeakCheck] = &outcome{test: LeakCheck, report: indentReason(text), owners: owners, proof: len(owners) > 0}
+	}
+	return out
+}
+
+func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
+	o := &outcome{test: test}
+	_, ran := res.Output[test]
+	// A plain test's subtests (a fuzz test's seeds, a table's cases) say
+	// why it failed: their output is its output.
+	output := res.Output[test]
+	if !isScenario(test) {
+		var subs []string
+		for t := range res.Output {
+			if strings.HasPrefix(t, test+"/") {
+				subs = append(subs, t)
+			}
+		}
+		sort.Strings(subs)
+		for _, t := range subs {
+			output += res.Output[t]
+		}
+	}
+	if m := notDone.FindStringSubmatch(output); m != nil {
+		o.stubChapter, o.stub = m[1], atoi(m[2])
+		o.report = k.s.translate(cleanReport(output))
+		return o
+	}
+	crash := res.CrashOf[test]
+	if !ran && crash == "" {
+		crash = res.Crash
+	}
+	if m := crashNotDone.FindStringSubmatch(crash); m != nil {
+		o.stubChapter, o.stub, o.stoppedBinary = m[1], atoi(m[2]), true
+		o.report = crashReport(k.s.translate(cleanReport(output)), m[1], m[2], ran)
+		return o
+	}
+	var b strings.Builder
+	if loc := stepReport.FindStringIndex(output); loc != nil {
+		b.WriteString(strings.TrimRight(k.s.translate(cleanReport(output[loc[0]:])), "\n") + "\n")
+	}
+	add := func(text string, owners []int) {
+		if text != "" {
+			b.WriteString(indentReason(text))
+			o.owners = append(o.owners, owners...)
+		}
+	}
+	stuck := false
+	for _, t := range res.Stuck {
+		stuck = stuck || t == test
+	}
+	if i := strings.Index(output, "  Panic:"); i >= 0 && !stuck {
+		// A step that panicked in your code: the scenario's report
+		// shows the frames.
+		o.owners = append(o.owners, k.owners(k.yours(parseFrames(strings.Split(output[i:], "\n"))))...)
+		o.proof = len(o.owners) > 0
+	}
+	switch {
+	case stuck:
+		add(k.stuck(test, output, res.DumpOf[test], quiet.String()))
+	case res.CrashOf[test] != "":
+		add(k.crashed(res.CrashOf[test], res.DumpOf[test]))
+		o.proof = len(o.owners) > 0 && !strings.Contains(res.CrashOf[test], "deadlock")
+	case !ran:
+		o.notRun = true
+		add(fmt.Sprintf("Not run:  the test binary stopped before this test, at\n          %s\n", crash), nil)
+	}
+	if text, owners := k.raced(output); text != "" {
+		add(text, owners)
+		o.race, o.proof = true, false
+	}
+	if b.Len() == 0 {
+		add(k.plain(output))
+	}
+	if b.Len() == 0 {
+		b.WriteString("  Failed:   the test failed without saying why (no output).\n")
+	}
+	o.report = b.String()
+	return o
+}
+
+func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
+
+// checksByExercise maps each exercise to the checks that judge it: a
+// scenario file by its header, a stress test by its name, and any other
+// test by the last exercise whose code it runs (its blame line), the
+// exercise that completes what it needs.
+func checksByExercise(chapterDir string, res *gotest.Result, blame Blame) (map[int][]string, error) {
+	tagged, err := scenariosByExercise(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	for id, tests := range stressTests(res) {
+		tagged[id] = append(tagged[id], tests...)
+	}
+	for test := range res.Passed {
+		if _, stress := scenario.StressExercise(test); stress || isScenario(test) || !IsCheck(test) {
+			continue
+		}
+		if ids := blame[test]; len(ids) > 0 {
+			last := ids[len(ids)-1]
+			tagged[last] = append(tagged[last], test)
+		}
+	}
+	return tagged, nil
+}
+
+// culprits finds, for every check that diverged, the exercise whose code
+// made it diverge. The stack frames of a panic, a race, a stuck goroutine
+// or a leak name it. Else, when the check runs the code of one exercise
+// on your track, that one. Else a swap settles it: your code of one
+// candidate exercise is replaced by the reference's, and the checks run
+// again; those that pass now diverged in that exercise. A check nothing
+// settles stays with the exercise it is tagged with.
+func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[int][]string, onTrack func(int) bool, env []string, quiet time.Duration, flags []string) error {
+	tagOf := map[string]int{}
+	last := 0 // the last exercise on your track
+	for id, tests := range tagged {
+		if onTrack(id) && id > last {
+			last = id
+		}
+		for _, t := range tests {
+			if onTrack(id) && id > tagOf[t] {
+				tagOf[t] = id
+			}
+		}
+	}
+	candidates := map[string][]int{}
+	var open []string
+	for test, o := range outcomes {
+		if o.stub != 0 || o.notRun {
+			continue
+		}
+		// The suspects: the exercises its evidence points at first, then
+		// every exercise on your track whose code it runs (every one, for
+		// a test the blame file does not know).
+		runsOf, known := blame[test]
+		if !known && test != LeakCheck {
+			for id := range tagged {
+				runsOf = append(runsOf, id)
+			}
+			slices.Sort(runsOf)
+		}
+		var cands []int
+		for _, id := range append(slices.Clone(o.owners), runsOf...) {
+			if onTrack(id) && !slices.Contains(cands, id) {
+				cands = append(cands, id)
+			}
+		}
+		// A check no exercise is tagged with (the leak check, a test the
+		// blame file does not know yet) still fails something.
+		o.culprit = cmp.Or(tagOf[test], last)
+		switch {
+		case o.proof && onTrack(o.owners[0]):
+			o.culprit, o.located = o.owners[0], true
+		case len(cands) == 1:
+			o.culprit, o.located = cands[0], true
+		case len(cands) > 1 && test != LeakCheck:
+			if len(o.owners) > 0 && onTrack(o.owners[0]) {
+				o.culprit = o.owners[0] // unless a swap proves another
+			}
+			candidates[test] = cands
+			open = append(open, test)
+		}
+	}
+	if len(open) == 0 || len(k.s.yours) == 0 {
+		return nil
+	}
+	sort.Strings(open)
+	runs := map[int]int{} // how many checks run each exercise's code
+	for _, ids := range blame {
+		for _, id := range ids {
+			runs[id]++
+		}
+	}
+	return k.bisect(outcomes, open, candidates, runs, env, quiet, flags)
+}
+
+// judge decides one exercise's status from its checks' outcomes, and from
+// the checks that diverged in its code wherever they are tagged.
+func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[string]*outcome) Exercise {
+	e := Exercise{Exercise: ex, Status: Pass}
+	if len(tests) == 0 {
+		e.Status = Unchecked
+	}
+	mine := map[string]bool{}
+	for _, t := range tests {
+		mine[t] = true
+	}
+	names := make([]string, 0, len(outcomes))
+	for t := range outcomes {
+		names = append(names, t)
+	}
+	sort.Strings(names)
+	for _, test := range names {
+		o := outcomes[test]
+		if !mine[test] && !(o.stub == 0 && o.culprit == ex.ID) {
+			continue
+		}
+		status, blocker, blockerChapter := Fail, 0, ""
+		switch {
+		case o.stub == ex.ID && o.stubChapter == chapter:
+			status = NotStarted
+		case o.stub != 0:
+			status, blocker, blockerChapter = Blocked, o.stub, o.stubChapter
+		case o.culprit != 0 && o.culprit != ex.ID:
+			status, blocker, blockerChapter = Blocked, o.culprit, chapter
+		}
+		// The exercise's own stub says most about it; then a blocker;
+		// then a divergence.
+		if e.Status == Pass || e.Status == Unchecked || rank(status) < rank(e.Status) {
+			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
+			e.located = o.located
+		}
+	}
+	return e
+}
+
+// crashReport is what a scenario says when a stub's panic, raised outside
+// the test's own goroutine, stopped the test binary: the steps it got
+// through, if it was the one running, and which exercise is in the way.
+func crashReport(output, chapter, id string, ran bool) string {
+	where := fmt.Sprintf("%s exercise %s", chapter, id)
+	if !ran {
+		return fmt.Sprintf("  Stopped:  this scenario did not run: the run stopped when another reached\n            %s, which is not done yet.\n", where)
+	}
+	return fmt.Sprintf("%s  Stopped:  the next step needs %s, which is not done yet\n            (it ran in a goroutine of the code under test, which stopped the run).\n", output, where)
+}
+
+func rank(s Status) int {
+	return map[Status]int{NotStarted: 0, Blocked: 1, Fail: 2}[s]
+}

@@ -1,0 +1,219 @@
+package progress
+
+import (
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// This file says why a test failed when the scenario harness's own report
+// does not (a race, a stuck test, a crash, a leak, a plain test), cut down
+// to the frames of your own code, and names the exercises those frames
+// belong to.
+
+// code is what a check knows of the code under test: which files are
+// yours, and which exercise each of your functions belongs to.
+type code struct {
+	s     *standIn
+	pkg   string         // the chapter's import path
+	funcs map[string]int // function key ("threadSafeMap.Update") → exercise
+}
+
+// yours keeps the frames of a stack that are in your files.
+func (k *code) yours(frames []frame) []frame {
+	var out []frame
+	for _, f := range frames {
+		if k.s.isYours(f.file) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// owner is the exercise a frame's function belongs to, or 0.
+func (k *code) owner(f frame) int { return k.funcs[funcKey(f.fn, k.pkg)] }
+
+// where says where a frame is, for a person: "03-indexer/exercise/store.go:42
+// in threadSafeMap.Update (exercise 3)".
+func (k *code) where(f frame) string {
+	name := funcKey(f.fn, k.pkg)
+	if name == "" {
+		name = f.fn[strings.LastIndex(f.fn, "/")+1:]
+	}
+	s := fmt.Sprintf("%s:%d in %s", k.s.translate(f.file), f.line, name)
+	if id := k.owner(f); id != 0 {
+		s += fmt.Sprintf(" (exercise %d)", id)
+	}
+	return s
+}
+
+// owners lists, in order of first appearance, the exercises of frames.
+func (k *code) owners(frames []frame) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, f := range frames {
+		if id := k.owner(f); id != 0 && !seen[id] {
+			seen[id] = true
+			out = append(out, id)
+		}
+	}
+	return out
+}
+
+// waits says, for a goroutine's state in a dump, what it is waiting for and
+// the likeliest reason it waits forever.
+func waits(state string) string {
+	switch {
+	case strings.Contains(state, "Mutex") || strings.Contains(state, "RLock") || strings.Contains(state, "Lock"):
+		return "waits for a lock: one never released (a missing Unlock, or a lock taken twice)?"
+	case strings.HasPrefix(state, "sync.Cond.Wait"):
+		return "waits on a condition: a Broadcast or Signal never sent, or sent before it waited?"
+	case strings.HasPrefix(state, "sync.WaitGroup.Wait"):
+		return "waits for goroutines that never finish?"
+	case state == "chan receive" || state == "chan receive (nil chan)":
+		return "waits to receive: a channel nobody sends on or closes?"
+	case state == "chan send" || state == "chan send (nil chan)":
+		return "waits to send: a channel nobody reads any more?"
+	case state == "select" || state == "select (no cases)":
+		return "waits in a select: for a channel nobody closes, or a stop that never comes?"
+	case strings.HasPrefix(state, "semacquire"):
+		return "waits for a lock or a WaitGroup that is never released?"
+	case strings.HasPrefix(state, "sleep"):
+		return "sleeps in a loop that never ends?"
+	}
+	return "is " + state + "."
+}
+
+// stepAt finds the scenario step a test's output was at: datadriven echoes
+// each step's position as it runs.
+var stepAt = regexp.MustCompile(`(\S+\.txt):(\d+):`)
+
+// stuck explains a test stopped for printing nothing: where your
+// goroutines were waiting.
+func (k *code) stuck(test, output, dump string, quiet string) (string, []int) {
+	var b strings.Builder
+	where := test
+	if m := stepAt.FindAllStringSubmatch(output, -1); m != nil {
+		last := m[len(m)-1]
+		where = fmt.Sprintf("the step at %s:%s", filepath.Base(last[1]), last[2])
+	}
+	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
+	var owners []int
+	shown := 0
+	for _, g := range parseDump(dump) {
+		mine := k.yours(g.frames)
+		if len(mine) == 0 || shown == 4 {
+			continue
+		}
+		shown++
+		fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		owners = append(owners, k.owners(mine)...)
+	}
+	if shown == 0 {
+		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
+			"          code should have done (closed a channel, returned, called back).\n")
+	}
+	return b.String(), owners
+}
+
+// crashed explains a panic that stopped the test binary.
+func (k *code) crashed(crash, dump string) (string, []int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Panic:    %s\n", strings.TrimPrefix(crash, "panic: "))
+	gs := parseDump(dump)
+	if len(gs) == 0 {
+		return b.String(), nil
+	}
+	mine := k.yours(gs[0].frames) // the first goroutine of a crash dump is the one that panicked
+	for i, f := range mine {
+		if i == 4 {
+			break
+		}
+		fmt.Fprintf(&b, "          at %s\n", k.where(f))
+	}
+	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
+		for _, g := range gs[1:] {
+			if m := k.yours(g.frames); len(m) > 0 {
+				fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(m[0]), waits(g.state))
+				mine = append(mine, m...)
+			}
+		}
+	}
+	return b.String(), k.owners(mine)
+}
+
+// raced explains the race detector's reports in a test's output.
+func (k *code) raced(output string) (string, []int) {
+	races := parseRaces(output)
+	if len(races) == 0 {
+		return "", nil
+	}
+	var b strings.Builder
+	b.WriteString("Race:     two goroutines used the same memory at once, at least one writing,\n" +
+		"          with no lock held by both (found by the race detector):\n")
+	var owners []int
+	for _, a := range races[0].accesses {
+		mine := k.yours(a.frames)
+		if len(mine) == 0 {
+			if len(a.frames) > 0 {
+				fmt.Fprintf(&b, "            %s in %s (not your code; the caller's lock matters)\n", a.what, a.frames[0].fn)
+			}
+			continue
+		}
+		fmt.Fprintf(&b, "            %s at %s\n", a.what, k.where(mine[0]))
+		owners = append(owners, k.owners(mine)...)
+	}
+	if n := len(races); n > 1 {
+		fmt.Fprintf(&b, "          (%d more race reports in this test)\n", n-1)
+	}
+	return b.String(), owners
+}
+
+// leaked explains goroutines left running after every test passed.
+func (k *code) leaked(leak string) (string, []int) {
+	var b strings.Builder
+	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
+		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
+	var owners []int
+	shown := 0
+	for _, g := range parseDump(leak) {
+		mine := k.yours(g.frames)
+		if len(mine) == 0 || shown == 4 {
+			continue
+		}
+		shown++
+		fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		owners = append(owners, k.owners(mine)...)
+	}
+	return b.String(), owners
+}
+
+// plain is a plain test's failure: its own first lines.
+func (k *code) plain(output string) (string, []int) {
+	var keep []string
+	for _, line := range strings.Split(output, "\n") {
+		t := strings.TrimSpace(line)
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
+			continue
+		}
+		keep = append(keep, "  "+k.s.translate(strings.TrimPrefix(line, "    ")))
+		if len(keep) == 12 {
+			keep = append(keep, "  …")
+			break
+		}
+	}
+	if len(keep) == 0 {
+		return "", nil
+	}
+	return "Failed:\n" + strings.Join(keep, "\n") + "\n", nil
+}
+
+// indentReason lays a reason under the two-space margin of a report.
+func indentReason(s string) string {
+	lines := strings.Split(strings.TrimRight(s, "\n"), "\n")
+	for i, l := range lines {
+		lines[i] = "  " + l
+	}
+	return strings.Join(lines, "\n") + "\n"
+}

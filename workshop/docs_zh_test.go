@@ -271,9 +271,9 @@ func TestZhFresh(t *testing.T) {
 			}
 			fix := fmt.Sprintf("go test ./workshop -run TestZhFresh -args -rehash %s#%s", rel, anchor)
 			if recorded == "" {
-				t.Errorf("%s §%s translates %s §%s and has no hash yet: once the translation is checked, record it: %s", rel, anchor, src, anchor, fix)
+				t.Errorf("%s:%d §%s translates %s §%s and has no hash yet: once the translation is checked, record it: %s", rel, z.line, e.title, src, e.title, fix)
 			} else {
-				t.Errorf("%s §%s translates %s §%s, which changed since (sha256:%s, now sha256:%s): update the translation, then its hash: %s", rel, anchor, src, anchor, recorded, want, fix)
+				t.Errorf("%s:%d §%s translates %s:%d §%s, which changed since (sha256:%s, now sha256:%s): update the translation, then its hash: %s", rel, z.line, e.title, src, e.line, e.title, recorded, want, fix)
 			}
 		}
 		zhAnchors := map[string]bool{}
@@ -284,7 +284,7 @@ func TestZhFresh(t *testing.T) {
 		}
 		for _, e := range enSecs {
 			if !zhAnchors[e.anchor] {
-				t.Errorf("%s §%s (%q, line %d) has no twin in %s: translate it there, in the same place", src, e.anchor, e.title, e.line, rel)
+				t.Errorf("%s:%d §%s (#%s) has no twin in %s: translate it there, in the same place", src, e.line, e.title, e.anchor, rel)
 			}
 		}
 		if changed {

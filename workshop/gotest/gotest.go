@@ -291,7 +291,8 @@ func parse(events io.Reader, w *watch) *Result {
 			if strings.HasPrefix(ev.Output, "SIGQUIT") {
 				dump.WriteString(ev.Output)
 			} else {
-				r.Crash = strings.TrimSpace(ev.Output)
+				// A race report may cut into the line: keep its own words.
+				r.Crash = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(ev.Output), "="))
 			}
 			continue
 		}

@@ -19,7 +19,7 @@ const BlameFile = "testdata/blame.txt"
 // exercises of its own chapter whose code it runs, in order: stubbing any
 // one of them alone makes it fail. It is computed, never written by hand:
 // `go run ./workshop/cmd/selftest -record NN` measures it, and selftest
-// checks it still holds. Both the runner's "needs exercise N first" and
+// checks it still holds. Both the runner's "waits for exercise N" and
 // the order of the exercises come from it.
 type Blame map[string][]int
 
@@ -82,7 +82,7 @@ func (b Blame) Write(chapterDir string) error {
 }
 
 // blameBlockers re-judges exercises that fail or are blocked inside their
-// own chapter from the blame file, so that "needs exercise N first" is the
+// own chapter from the blame file, so that "waits for exercise N" is the
 // same from run to run, whichever stub's panic came first: an exercise
 // whose failing test runs the code of another exercise that does not pass
 // waits for the first such exercise.

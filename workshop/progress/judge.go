@@ -1,8 +1,11 @@
 package progress
 
 import (
+	"bytes"
 	"cmp"
 	"fmt"
+	"os"
+	"path/filepath"
 	"regexp"
 	"slices"
 	"sort"
@@ -136,6 +139,9 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	var b strings.Builder
 	if loc := stepReport.FindStringIndex(output); loc != nil {
 		b.WriteString(strings.TrimRight(k.s.translate(cleanReport(output[loc[0]:])), "\n") + "\n")
+	} else if test == LeakCheck {
+	} else {
+		b.WriteString(k.testLine(test))
 	}
 	add := func(text string, owners []int) {
 		if text != "" {
@@ -158,7 +164,10 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		add(k.stuck(test, output, res.DumpOf[test], quiet.String()))
 	case res.CrashOf[test] != "":
 		add(k.crashed(res.CrashOf[test], res.DumpOf[test]))
-		o.proof = len(o.owners) > 0 && !strings.Contains(res.CrashOf[test], "deadlock")
+		// A deadlock's frames show who waits, and a concurrent map write
+		// who wrote, not who forgot the lock: suspects, not proof.
+		crash := res.CrashOf[test]
+		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map")
 	case !ran:
 		o.notRun = true
 		add(fmt.Sprintf("Not run:  the test binary stopped before this test, at\n          %s\n", crash), nil)
@@ -175,6 +184,21 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	o.report = b.String()
 	return o
+}
+
+// testLine names a failing test that is not a scenario, and its file.
+func (k *code) testLine(test string) string {
+	top, _, _ := strings.Cut(test, "/")
+	where := ""
+	paths, _ := filepath.Glob(filepath.Join(k.s.dir, "*_test.go"))
+	for _, p := range paths {
+		src, err := os.ReadFile(p)
+		if err == nil && (bytes.Contains(src, []byte("func "+top+"(")) || bytes.Contains(src, []byte("func "+top+"["))) {
+			where = fmt.Sprintf(" (%s/%s)", filepath.Base(k.s.dir), filepath.Base(p))
+			break
+		}
+	}
+	return fmt.Sprintf("%s failed%s:\n", test, where)
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }
@@ -210,7 +234,7 @@ func checksByExercise(chapterDir string, res *gotest.Result, blame Blame) (map[i
 // candidate exercise is replaced by the reference's, and the checks run
 // again; those that pass now diverged in that exercise. A check nothing
 // settles stays with the exercise it is tagged with.
-func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[int][]string, onTrack func(int) bool, env []string, quiet time.Duration, flags []string) error {
+func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[int][]string, onTrack, suspect func(int) bool, env []string, quiet time.Duration, flags []string) error {
 	tagOf := map[string]int{}
 	last := 0 // the last exercise on your track
 	for id, tests := range tagged {
@@ -241,7 +265,7 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		}
 		var cands []int
 		for _, id := range append(slices.Clone(o.owners), runsOf...) {
-			if onTrack(id) && !slices.Contains(cands, id) {
+			if suspect(id) && !slices.Contains(cands, id) {
 				cands = append(cands, id)
 			}
 		}
@@ -249,12 +273,12 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		// blame file does not know yet) still fails something.
 		o.culprit = cmp.Or(tagOf[test], last)
 		switch {
-		case o.proof && onTrack(o.owners[0]):
+		case o.proof && suspect(o.owners[0]):
 			o.culprit, o.located = o.owners[0], true
 		case len(cands) == 1:
 			o.culprit, o.located = cands[0], true
 		case len(cands) > 1 && test != LeakCheck:
-			if len(o.owners) > 0 && onTrack(o.owners[0]) {
+			if len(o.owners) > 0 && suspect(o.owners[0]) {
 				o.culprit = o.owners[0] // unless a swap proves another
 			}
 			candidates[test] = cands

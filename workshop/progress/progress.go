@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -101,8 +102,14 @@ type Options struct {
 	// whose code it runs, so a bug there cannot hide behind it.
 	OffTrack func(id int) bool
 	// Race runs the tests under the race detector: the learner's runner
-	// does for a chapter with stress tests, where a data race is a bug.
+	// always does, since every chapter has locks or goroutines.
 	Race bool
+	// EverySuspect keeps, among the suspects of a divergence, the
+	// exercises whose code is the reference's to the letter, which
+	// cannot have diverged. The tests of the tests set it: their copies
+	// are the reference but for one planted bug, and the search for its
+	// exercise must be proved on all the suspects a learner's copy has.
+	EverySuspect bool
 }
 
 // CheckWith is Check with the implementation and overlay chosen by opts.
@@ -181,14 +188,35 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		sort.Strings(tests)
 	}
 	outcomes := k.outcomes(res, quiet)
+	// A suspect is an exercise whose code may have diverged: on your
+	// track, or off it but changed; never one that is the reference's to
+	// the letter.
+	same, err := k.asReference(exercises)
+	if err != nil {
+		return nil, err
+	}
 	onTrack := func(id int) bool { return opts.OffTrack == nil || !opts.OffTrack(id) }
-	if err := k.culprits(outcomes, blame, tagged, onTrack, env, quiet, flags); err != nil {
+	suspect := func(id int) bool {
+		if same[id] {
+			return opts.EverySuspect && onTrack(id)
+		}
+		return true
+	}
+	if err := k.culprits(outcomes, blame, tagged, onTrack, suspect, env, quiet, flags); err != nil {
 		return nil, err
 	}
 	out.Tests = res.Passed
 	for _, ex := range exercises {
 		e := judge(c.Name, ex, tagged[ex.ID], outcomes)
-		e.tests = tagged[ex.ID]
+		// Its checks: those tagged with it, and those that diverged in
+		// its code wherever they are tagged.
+		e.tests = slices.Clone(tagged[ex.ID])
+		for t, o := range outcomes {
+			if o.stub == 0 && o.culprit == ex.ID && !slices.Contains(e.tests, t) {
+				e.tests = append(e.tests, t)
+			}
+		}
+		sort.Strings(e.tests)
 		for _, t := range e.tests {
 			e.Checked++
 			if res.Passed[t] {

@@ -24,7 +24,7 @@ const (
 // ExerciseTable is a chapter's exercise table for its doc: every exercise
 // in unlock order, its track, its file, its title and hint, and the
 // earlier exercises its scenarios run, from the same blame file the
-// runner's "needs exercise N first" comes from.
+// runner's "waits for exercise N" comes from.
 func ExerciseTable(c chapters.Chapter) (string, error) {
 	exercises, err := exgen.Exercises(c.Dir)
 	if err != nil {

@@ -144,7 +144,9 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 	if !deep {
 		core := res.Exercises[:0:0]
 		for _, e := range res.Exercises {
-			if e.Track == exgen.TrackDeep {
+			// A deep exercise is written for you on the core track; it
+			// is shown only when your changes to it fail.
+			if e.Track == exgen.TrackDeep && e.Status == progress.Pass {
 				out.offTrack++
 				continue
 			}
@@ -192,7 +194,7 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 		return fmt.Sprintf("%-11s", "not started"), ""
 	case progress.Blocked:
 		if x.fresh[e.ID] {
-			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(needs %s first)", blockerName(x, e))
+			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(waits for %s)", blockerName(x, e))
 		}
 		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for %s)", blockerName(x, e))
 	}
@@ -460,12 +462,25 @@ func (r *Runner) Check(chapter string, id int) error {
 	r.remember(c, e.ID)
 	switch {
 	case failed:
+		r.fixNext(x)
 	case e.Status == progress.Blocked && e.BlockerChapter != c.Name:
 		r.nextElsewhere(x, e)
 	default:
 		r.nextExercise(x, e)
 	}
 	return ErrNotAllPass
+}
+
+// fixNext is the next step after failure reports: the first exercise that
+// fails, its file, and the command that checks it alone.
+func (r *Runner) fixNext(x *result) {
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Fail {
+			r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)),
+				r.checkCmd(x.c, e.ID), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+			return
+		}
+	}
 }
 
 // nextElsewhere points at the real blocker when the next exercise waits

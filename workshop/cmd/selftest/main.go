@@ -440,7 +440,7 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant) string {
 	if err := m.ApplyTo(files); err != nil {
 		return err.Error()
 	}
-	res, err := progress.CheckWith(c, progress.Options{Files: files, Race: true})
+	res, err := progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: true})
 	if err != nil {
 		return err.Error()
 	}

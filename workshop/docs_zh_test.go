@@ -1,8 +1,6 @@
 package workshop_test
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
 	"flag"
 	"fmt"
 	"os"
@@ -11,13 +9,14 @@ import (
 	"sort"
 	"strings"
 	"testing"
-	"unicode"
+
+	"example.com/walkthrough/workshop/zhdocs"
 )
 
 // The Chinese docs live in docs/zh/, one file per English doc, under the
 // English file's name: docs/zh/03-indexer.md translates docs/03-indexer.md.
-// The root README.md is translated as docs/zh/quickstart.md (docs/zh/README.md
-// is already the twin of docs/README.md). Every heading of level 1 to 3 of the
+// The root README.md is translated as docs/zh/quickstart.md (zhdocs.Source;
+// docs/zh/README.md is the twin of docs/README.md). Every heading of level 1 to 3 of the
 // English doc is a section; its zh twin keeps the English anchor reachable and
 // records a hash of the English text it translates:
 //
@@ -39,117 +38,6 @@ import (
 // prints. The terms are docs/zh/glossary.md's (TestZhGlossary).
 var zhRehash = flag.String("rehash", "", "comma-separated docs/zh/FILE.md[#anchor]: record the current English hash of those zh sections")
 
-// zhSource maps a zh doc that does not share its English doc's name to it.
-var zhSource = map[string]string{"quickstart.md": "README.md"}
-
-// zhNoSource lists the zh docs that translate nothing.
-var zhNoSource = map[string]bool{"glossary.md": true}
-
-type docSection struct {
-	level  int
-	title  string
-	anchor string // the GitHub anchor (English) or the <a id> before the heading (zh)
-	line   int    // 1-based line of the heading
-	body   []string
-	// zh only: the "<!-- en: ... -->" line right under the heading.
-	marker     string
-	markerLine int // 0-based index into the file's lines, -1 if none
-}
-
-var (
-	zhMarker = regexp.MustCompile(`^<!-- en: (\S+)(?: sha256:([0-9a-f]+))? -->$`)
-	zhAnchor = regexp.MustCompile(`<a id="([^"]+)"></a>`)
-)
-
-// githubAnchor is the anchor GitHub gives a heading: lower case, letters,
-// digits, '-' and '_' kept, spaces made '-', the rest dropped.
-func githubAnchor(title string) string {
-	var b strings.Builder
-	for _, r := range strings.ToLower(title) {
-		switch {
-		case unicode.IsLetter(r) || unicode.IsDigit(r) || r == '-' || r == '_':
-			b.WriteRune(r)
-		case r == ' ':
-			b.WriteRune('-')
-		}
-	}
-	return b.String()
-}
-
-// splitSections cuts a markdown doc at its headings of level 1 to 3 (outside
-// code fences). Text before the first heading is dropped: every doc starts
-// with its title.
-func splitSections(text string, zh bool) []docSection {
-	lines := strings.Split(text, "\n")
-	var out []docSection
-	seen := map[string]int{}
-	fence := ""
-	for i, line := range lines {
-		trimmed := strings.TrimLeft(line, " ")
-		if fence != "" {
-			if strings.HasPrefix(trimmed, fence) {
-				fence = ""
-			}
-			if len(out) > 0 {
-				out[len(out)-1].body = append(out[len(out)-1].body, line)
-			}
-			continue
-		}
-		if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
-			fence = trimmed[:3]
-		}
-		level := 0
-		for level < len(line) && line[level] == '#' {
-			level++
-		}
-		if fence == "" && level >= 1 && level <= 3 && len(line) > level && line[level] == ' ' {
-			s := docSection{level: level, title: strings.TrimSpace(line[level:]), line: i + 1, markerLine: -1}
-			s.anchor = githubAnchor(s.title)
-			if n := seen[s.anchor]; n > 0 {
-				s.anchor = fmt.Sprintf("%s-%d", s.anchor, n)
-			}
-			seen[githubAnchor(s.title)]++
-			if zh {
-				s.anchor = ""
-				if i > 0 {
-					if m := zhAnchor.FindStringSubmatch(lines[i-1]); m != nil {
-						s.anchor = m[1]
-					}
-				}
-				for j := i + 1; j < len(lines); j++ {
-					if strings.TrimSpace(lines[j]) == "" {
-						continue
-					}
-					if strings.HasPrefix(lines[j], "<!-- en:") {
-						s.marker, s.markerLine = strings.TrimSpace(lines[j]), j
-					}
-					break
-				}
-			}
-			out = append(out, s)
-		}
-		if len(out) > 0 {
-			out[len(out)-1].body = append(out[len(out)-1].body, line)
-		}
-	}
-	return out
-}
-
-// hash is the first 12 hex digits of the sha256 of an English section, its
-// heading included, with trailing whitespace and trailing blank lines
-// dropped.
-func (s docSection) hash() string {
-	lines := make([]string, 0, len(s.body))
-	for _, l := range s.body {
-		lines = append(lines, strings.TrimRight(l, " \t\r"))
-	}
-	for len(lines) > 0 && lines[len(lines)-1] == "" {
-		lines = lines[:len(lines)-1]
-	}
-	sum := sha256.Sum256([]byte(strings.Join(lines, "\n")))
-	return hex.EncodeToString(sum[:])[:12]
-}
-
 // zhDocs lists docs/zh/*.md with, for each, its English source relative to
 // the repository root ("" for a doc that translates nothing).
 func zhDocs(t *testing.T, root string) (docs []string, source map[string]string) {
@@ -157,15 +45,7 @@ func zhDocs(t *testing.T, root string) (docs []string, source map[string]string)
 	docs, _ = filepath.Glob(filepath.Join(root, "docs", "zh", "*.md"))
 	source = map[string]string{}
 	for _, doc := range docs {
-		name := filepath.Base(doc)
-		switch {
-		case zhNoSource[name]:
-			source[doc] = ""
-		case zhSource[name] != "":
-			source[doc] = zhSource[name]
-		default:
-			source[doc] = filepath.Join("docs", name)
-		}
+		source[doc] = zhdocs.Source(filepath.Base(doc))
 	}
 	return docs, source
 }
@@ -220,25 +100,25 @@ func TestZhFresh(t *testing.T) {
 			t.Fatal(err)
 		}
 		lines := strings.Split(string(data), "\n")
-		enSecs, zhSecs := splitSections(string(en), false), splitSections(string(data), true)
+		enSecs, zhSecs := zhdocs.Split(string(en), false), zhdocs.Split(string(data), true)
 		back, _ := filepath.Rel(filepath.Dir(doc), filepath.Join(root, src))
 		if !strings.Contains(string(data), "]("+filepath.ToSlash(back)+")") {
 			t.Errorf("%s does not link back to its English doc: add [English](%s) under its title", rel, filepath.ToSlash(back))
 		}
-		enByAnchor := map[string]docSection{}
+		enByAnchor := map[string]zhdocs.Section{}
 		for _, s := range enSecs {
-			enByAnchor[s.anchor] = s
+			enByAnchor[s.Anchor] = s
 		}
 		changed := false
 		for i, z := range zhSecs {
-			where := fmt.Sprintf("%s:%d (%s)", rel, z.line, z.title)
-			if z.marker == "" {
+			where := fmt.Sprintf("%s:%d (%s)", rel, z.Line, z.Title)
+			if z.Marker == "" {
 				t.Errorf("%s: no <!-- en: ANCHOR --> line right under the heading says which English section this translates", where)
 				continue
 			}
-			m := zhMarker.FindStringSubmatch(z.marker)
+			m := zhdocs.Marker.FindStringSubmatch(z.Marker)
 			if m == nil {
-				t.Errorf("%s: %q is not <!-- en: ANCHOR sha256:HASH -->", where, z.marker)
+				t.Errorf("%s: %q is not <!-- en: ANCHOR sha256:HASH -->", where, z.Marker)
 				continue
 			}
 			anchor, recorded := m[1], m[2]
@@ -247,23 +127,23 @@ func TestZhFresh(t *testing.T) {
 				t.Errorf("%s translates %s §%s, which no longer exists: follow the English doc's sections", where, src, anchor)
 				continue
 			}
-			if z.anchor != anchor {
+			if z.Anchor != anchor {
 				t.Errorf("%s: put <a id=\"%s\"></a> on the line before the heading, so links to the English anchor work here too", where, anchor)
 			}
-			if z.level != e.level {
-				t.Errorf("%s is a level-%d heading; %s §%s is level %d", where, z.level, src, anchor, e.level)
+			if z.Level != e.Level {
+				t.Errorf("%s is a level-%d heading; %s §%s is level %d", where, z.Level, src, anchor, e.Level)
 			}
-			if i < len(enSecs) && enSecs[i].anchor != anchor {
-				t.Errorf("%s: section %d translates §%s, but §%s is section %d of %s: keep the English order", where, i+1, anchor, enSecs[i].anchor, i+1, src)
+			if i < len(enSecs) && enSecs[i].Anchor != anchor {
+				t.Errorf("%s: section %d translates §%s, but §%s is section %d of %s: keep the English order", where, i+1, anchor, enSecs[i].Anchor, i+1, src)
 			}
-			want := e.hash()
+			want := e.Hash()
 			if recorded == want {
 				covered++
 				continue
 			}
 			if rehash[rel] || rehash[rel+"#"+anchor] {
 				used[rel], used[rel+"#"+anchor] = true, true
-				lines[z.markerLine] = fmt.Sprintf("<!-- en: %s sha256:%s -->", anchor, want)
+				lines[z.MarkerLine] = fmt.Sprintf("<!-- en: %s sha256:%s -->", anchor, want)
 				changed = true
 				covered++
 				t.Logf("%s §%s: recorded sha256:%s", rel, anchor, want)
@@ -271,20 +151,20 @@ func TestZhFresh(t *testing.T) {
 			}
 			fix := fmt.Sprintf("go test ./workshop -run TestZhFresh -args -rehash %s#%s", rel, anchor)
 			if recorded == "" {
-				t.Errorf("%s:%d §%s translates %s §%s and has no hash yet: once the translation is checked, record it: %s", rel, z.line, e.title, src, e.title, fix)
+				t.Errorf("%s:%d §%s translates %s §%s and has no hash yet: once the translation is checked, record it: %s", rel, z.Line, e.Title, src, e.Title, fix)
 			} else {
-				t.Errorf("%s:%d §%s translates %s:%d §%s, which changed since (sha256:%s, now sha256:%s): update the translation, then its hash: %s", rel, z.line, e.title, src, e.line, e.title, recorded, want, fix)
+				t.Errorf("%s:%d §%s translates %s:%d §%s, which changed since (sha256:%s, now sha256:%s): update the translation, then its hash: %s", rel, z.Line, e.Title, src, e.Line, e.Title, recorded, want, fix)
 			}
 		}
 		zhAnchors := map[string]bool{}
 		for _, z := range zhSecs {
-			if m := zhMarker.FindStringSubmatch(z.marker); m != nil {
+			if m := zhdocs.Marker.FindStringSubmatch(z.Marker); m != nil {
 				zhAnchors[m[1]] = true
 			}
 		}
 		for _, e := range enSecs {
-			if !zhAnchors[e.anchor] {
-				t.Errorf("%s:%d §%s (#%s) has no twin in %s: translate it there, in the same place", src, e.line, e.title, e.anchor, rel)
+			if !zhAnchors[e.Anchor] {
+				t.Errorf("%s:%d §%s (#%s) has no twin in %s: translate it there, in the same place", src, e.Line, e.Title, e.Anchor, rel)
 			}
 		}
 		if changed {
@@ -333,10 +213,10 @@ func docAnchors(path string) map[string]bool {
 		return nil
 	}
 	out := map[string]bool{}
-	for _, s := range splitSections(string(data), false) {
-		out[s.anchor] = true
+	for _, s := range zhdocs.Split(string(data), false) {
+		out[s.Anchor] = true
 	}
-	for _, m := range zhAnchor.FindAllStringSubmatch(string(data), -1) {
+	for _, m := range zhdocs.IDAnchor.FindAllStringSubmatch(string(data), -1) {
 		out[m[1]] = true
 	}
 	return out
@@ -532,8 +412,8 @@ func TestZhSkeleton(t *testing.T) {
 		t.Fatal(err)
 	}
 	var b strings.Builder
-	for _, s := range splitSections(string(data), false) {
-		fmt.Fprintf(&b, "<a id=\"%s\"></a>\n%s %s\n<!-- en: %s -->\n\n", s.anchor, strings.Repeat("#", s.level), s.title, s.anchor)
+	for _, s := range zhdocs.Split(string(data), false) {
+		fmt.Fprintf(&b, "<a id=\"%s\"></a>\n%s %s\n<!-- en: %s -->\n\n", s.Anchor, strings.Repeat("#", s.Level), s.Title, s.Anchor)
 	}
 	fmt.Print(b.String())
 }

@@ -91,7 +91,10 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 type Binary struct {
 	Path string // the executable
 	Dir  string // the package's directory, where it must run
-	tmp  string
+	// OnTest, if set, hears of every test that ends, as it ends: a check
+	// that takes a while says how far it got.
+	OnTest func(test string, passed bool)
+	tmp    string
 }
 
 // Build compiles the test binary of the package in dir with the build
@@ -184,7 +187,7 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 		return nil, err
 	}
 	w := newWatch(test.Process, stuck)
-	r := parse(events, w)
+	r := parse(events, w, b.OnTest)
 	w.stop()
 	convWaitErr := conv.Wait()
 	testErr := test.Wait()
@@ -269,7 +272,7 @@ func (w *watch) fired() []string {
 func (w *watch) stop() { close(w.done) }
 
 // parse reads test2json events into a Result.
-func parse(events io.Reader, w *watch) *Result {
+func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}}
 	var dump, leak strings.Builder
 	started := map[string]bool{}
@@ -307,12 +310,12 @@ func parse(events io.Reader, w *watch) *Result {
 			started[ev.Test] = true
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
-		case ev.Action == "pass":
-			r.Passed[ev.Test] = true
+		case ev.Action == "pass" || ev.Action == "fail":
+			r.Passed[ev.Test] = ev.Action == "pass"
 			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
-		case ev.Action == "fail":
-			r.Passed[ev.Test] = false
-			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
+			if onTest != nil {
+				onTest(ev.Test, ev.Action == "pass")
+			}
 		}
 	}
 	// A crash ends the binary without a result for the tests that were

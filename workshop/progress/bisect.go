@@ -122,6 +122,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, nil
 	}
 	sw.builds++
+	sw.k.say("finding whose code diverged: %d checks again with the reference's exercise %s", len(checks), commaList(ids))
 	files, ok := sw.k.withReference(ids, sw.gen, sw.stubs)
 	if !ok {
 		return nil, nil, false, nil

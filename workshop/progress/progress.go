@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
+	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -110,6 +112,17 @@ type Options struct {
 	// are the reference but for one planted bug, and the search for its
 	// exercise must be proved on all the suspects a learner's copy has.
 	EverySuspect bool
+	// Say, if set, hears what the check is doing as it starts each part
+	// (building, running, finding whose code diverged), and every few
+	// seconds how far the run got: a check is never silent for long.
+	Say func(what string)
+}
+
+// say tells opts.Say, if set.
+func (opts Options) say(format string, args ...any) {
+	if opts.Say != nil {
+		opts.Say(fmt.Sprintf(format, args...))
+	}
 }
 
 // CheckWith is Check with the implementation and overlay chosen by opts.
@@ -142,11 +155,13 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
+	k.say = opts.say
 	flags := []string{"-vet=off"} // make test vets the code; a check compiles a new stub set each time
 	if opts.Race {
 		flags = append(flags, "-race")
 	}
 	out := &Chapter{Chapter: c}
+	opts.say("building the tests with your copy%s", map[bool]string{true: ", under the race detector (the first time takes minutes)"}[opts.Race])
 	bin, build, err := gotest.Build(c.Dir, s.files, flags...)
 	if err != nil {
 		return nil, err
@@ -160,6 +175,8 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	defer bin.Remove()
 	quiet := quietFor(c.RealClock())
+	opts.say("running the tests")
+	bin.OnTest = opts.counter()
 	res, err := runTests(bin, env, quiet, nil)
 	if err != nil {
 		return nil, err
@@ -299,4 +316,30 @@ func cleanReport(out string) string {
 // Summary is a one-line account of a chapter, for CI logs.
 func (c *Chapter) Summary() string {
 	return fmt.Sprintf("%s: %d/%d exercises pass", c.Chapter.Name, c.Done(), len(c.Exercises))
+}
+
+// counter is an OnTest that says, at most every few seconds, how many
+// checks have ended and how many failed.
+func (opts Options) counter() func(string, bool) {
+	if opts.Say == nil {
+		return nil
+	}
+	var mu sync.Mutex
+	last := time.Now()
+	done, failed := 0, 0
+	return func(test string, passed bool) {
+		if !IsCheck(test) {
+			return
+		}
+		mu.Lock()
+		defer mu.Unlock()
+		done++
+		if !passed {
+			failed++
+		}
+		if time.Since(last) > 3*time.Second {
+			last = time.Now()
+			opts.say("%d tests done, %d failed so far", done, failed)
+		}
+	}
 }

@@ -18,6 +18,7 @@ type code struct {
 	s     *standIn
 	pkg   string         // the chapter's import path
 	funcs map[string]int // function key ("threadSafeMap.Update") → exercise
+	say   func(format string, args ...any)
 }
 
 // yours keeps the frames of a stack that are in your files.

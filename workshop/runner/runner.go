@@ -52,14 +52,18 @@ var ErrNotAllPass = errors.New("not every exercise passes")
 
 // Runner holds what every command needs.
 type Runner struct {
-	Root  string        // the workspace root, where go.work is
-	Out   io.Writer     // where the runner talks to you
-	In    io.Reader     // your answers to its questions (reset)
-	Color bool          // colour the output (a terminal, NO_COLOR unset)
-	Clear bool          // watch clears the screen before each run (a terminal)
-	Mine  bool          // build on your earlier chapters, not the reference
-	Yes   bool          // answer yes to every question
-	Poll  time.Duration // how often watch looks for changes
+	Root string    // the workspace root, where go.work is
+	Out  io.Writer // where the runner talks to you
+	// Progress, if set, hears what a check is doing while it runs
+	// (standard error, in New): a check is never silent for more than a
+	// few seconds.
+	Progress io.Writer
+	In       io.Reader     // your answers to its questions (reset)
+	Color    bool          // colour the output (a terminal, NO_COLOR unset)
+	Clear    bool          // watch clears the screen before each run (a terminal)
+	Mine     bool          // build on your earlier chapters, not the reference
+	Yes      bool          // answer yes to every question
+	Poll     time.Duration // how often watch looks for changes
 	// Terminal says a person answers on In even when In is not a
 	// terminal itself (tests); a terminal on In always counts.
 	Terminal bool
@@ -82,12 +86,13 @@ type Runner struct {
 func New(root string) *Runner {
 	term := IsTerminal(os.Stdout)
 	return &Runner{
-		Root:  root,
-		Out:   os.Stdout,
-		In:    os.Stdin,
-		Color: term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
-		Clear: term && os.Getenv("TERM") != "dumb",
-		Poll:  500 * time.Millisecond,
+		Root:     root,
+		Out:      os.Stdout,
+		Progress: os.Stderr,
+		In:       os.Stdin,
+		Color:    term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
+		Clear:    term && os.Getenv("TERM") != "dumb",
+		Poll:     500 * time.Millisecond,
 	}
 }
 
@@ -215,7 +220,7 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool) (*progress.Chapter, error) {
 	// Every chapter has locks or goroutines: a data race is a bug in any
 	// of them, so your copy always runs under the detector.
-	opts := progress.Options{Race: true, OffTrack: offTrack}
+	opts := progress.Options{Race: true, OffTrack: offTrack, Say: r.sayProgress(c)}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {
@@ -226,6 +231,18 @@ func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool) (*progress.Cha
 		}
 	}
 	return progress.CheckWith(c, opts)
+}
+
+// sayProgress is what a check of c says while it runs, on r.Progress,
+// with the time since it started.
+func (r *Runner) sayProgress(c chapters.Chapter) func(string) {
+	if r.Progress == nil {
+		return nil
+	}
+	start := time.Now()
+	return func(what string) {
+		fmt.Fprintf(r.Progress, "%s: %s (%ds)\n", c.Name, what, int(time.Since(start).Seconds()))
+	}
 }
 
 // exerciseFile is where you edit an exercise, relative to the root.

@@ -8,6 +8,7 @@ import (
 
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/zhdocs"
 )
 
 // Hint prints an exercise's hint. Asked again, it prints the deeper hint
@@ -33,6 +34,9 @@ func (r *Runner) Hint(chapter string, id int) error {
 	r.say("", fmt.Sprintf("Exercise %d of %s: %s (%s)", id, c.Name, strings.TrimSuffix(ex.Title, "."), exerciseFile(c, ex)))
 	r.printf("\n")
 	r.say("Hint:   ", ex.Hint)
+	if zh := chineseHint(r.Root, c.Name, id); zh != "" {
+		fmt.Fprintln(r.Out, wrapWide("提示:   ", zh, Width))
+	}
 	if level == 1 {
 		r.printf("\n")
 		r.next(fmt.Sprintf("Next: edit %s, then check it:", exerciseFile(c, ex)), r.checkCmd(c, id))
@@ -120,4 +124,75 @@ func (r *Runner) Solution(chapter string, id int) error {
 	r.printf("\n")
 	r.next("Next: pick the next exercise:", r.cmd("status"))
 	return nil
+}
+
+// chineseHint is an exercise's hint in Chinese, for a reader of Chinese
+// (WALKTHROUGH_LANG, or else LC_ALL, LC_MESSAGES or LANG, starting with
+// "zh"), from the exercise table of docs/zh/NN-name.md. The exercise
+// markers stay the hints' one source: the table is their translation, and
+// zhdocs gives it only while it translates the English table as it is now.
+func chineseHint(root, chapter string, id int) string {
+	for _, v := range []string{"WALKTHROUGH_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
+		if lang := os.Getenv(v); lang != "" {
+			if !strings.HasPrefix(strings.ToLower(lang), "zh") {
+				return ""
+			}
+			return zhdocs.ExerciseHints(root, chapter)[id]
+		}
+	}
+	return ""
+}
+
+// wrapWide is Wrap for text with wide (CJK) characters, which take two
+// columns and may break anywhere; a run of other non-space characters
+// stays in one piece.
+func wrapWide(label, text string, width int) string {
+	cols := func(s string) int {
+		n := 0
+		for _, r := range s {
+			if r >= 0x1100 && (r <= 0x115f || (r >= 0x2e80 && r <= 0xa4cf) || (r >= 0xac00 && r <= 0xd7a3) || (r >= 0xf900 && r <= 0xfaff) || (r >= 0xfe30 && r <= 0xfe4f) || (r >= 0xff00 && r <= 0xff60) || (r >= 0xffe0 && r <= 0xffe6)) {
+				n += 2
+			} else {
+				n++
+			}
+		}
+		return n
+	}
+	pad := strings.Repeat(" ", cols(label))
+	// pieces: a space, one wide character, or a run of other characters.
+	var pieces []string
+	joinable := false // the last piece is a run that the next character may extend
+	for _, r := range text {
+		wide := cols(string(r)) == 2
+		if r != ' ' && !wide && joinable {
+			pieces[len(pieces)-1] += string(r)
+			continue
+		}
+		pieces = append(pieces, string(r))
+		joinable = r != ' ' && !wide
+	}
+	// A line never starts with closing punctuation: the character before
+	// it moves down with it.
+	closing := func(p string) bool {
+		return strings.ContainsAny(p, "，。、；：！？）」』》") && cols(p) == 2
+	}
+	var lines []string
+	line, used := label, cols(label)
+	for i, p := range pieces {
+		if used+cols(p) > width && used > len(pad) {
+			carry := ""
+			if closing(p) && i > 0 && cols(pieces[i-1]) == 2 && strings.HasSuffix(line, pieces[i-1]) {
+				carry = pieces[i-1]
+				line = strings.TrimSuffix(line, carry)
+			}
+			lines = append(lines, strings.TrimRight(line, " "))
+			line, used = pad+carry, len(pad)+cols(carry)
+			if p == " " {
+				continue
+			}
+		}
+		line += p
+		used += cols(p)
+	}
+	return strings.Join(append(lines, strings.TrimRight(line, " ")), "\n")
 }

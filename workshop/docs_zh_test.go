@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -135,6 +136,9 @@ func TestZhFresh(t *testing.T) {
 			}
 			if i < len(enSecs) && enSecs[i].Anchor != anchor {
 				t.Errorf("%s: section %d translates §%s, but §%s is section %d of %s: keep the English order", where, i+1, anchor, enSecs[i].Anchor, i+1, src)
+			}
+			if en, zh := e.CodeBlocks(), z.CodeBlocks(); !slices.Equal(en, zh) {
+				t.Errorf("%s: the code blocks differ from %s §%s's (%d there, %d here): code, commands and transcripts stay as they are", where, src, e.Title, len(en), len(zh))
 			}
 			want := e.Hash()
 			if recorded == want {

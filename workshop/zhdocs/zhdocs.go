@@ -239,3 +239,32 @@ func ExerciseHints(root, chapter string) map[int]string {
 	}
 	return hints
 }
+
+// CodeBlocks lists a section's fenced code blocks other than mermaid
+// diagrams (whose labels are translated), each without the fence's own
+// indentation: the code, commands and transcripts a translation keeps as
+// they are.
+func (s Section) CodeBlocks() []string {
+	var out []string
+	var cur []string
+	indent, fence, keep := "", "", false
+	for _, line := range s.Body {
+		trimmed := strings.TrimLeft(line, " ")
+		if fence == "" {
+			if strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~") {
+				indent, fence = line[:len(line)-len(trimmed)], trimmed[:3]
+				keep = !strings.HasPrefix(trimmed[3:], "mermaid")
+				cur = []string{trimmed}
+			}
+			continue
+		}
+		cur = append(cur, strings.TrimRight(strings.TrimPrefix(line, indent), " \t\r"))
+		if strings.HasPrefix(trimmed, fence) {
+			if keep {
+				out = append(out, strings.Join(cur, "\n"))
+			}
+			fence = ""
+		}
+	}
+	return out
+}

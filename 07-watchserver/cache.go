@@ -367,11 +367,13 @@ func notReady() error {
 // waitFresh blocks until the cache has applied revision rv, asking etcd
 // for progress notifications meanwhile: with no ConfigMap written, only a
 // progress notification tells the cache that nothing happened up to rv.
+// It waits FreshnessWait whatever the watch's timeout (ctx ends only when
+// the client leaves), then gives up with tooLargeResourceVersion.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
 	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	// exercise:deeper tooOldResourceVersion(requested, oldest) is apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)).
-	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, registerLocked, newErrorWatcher and tooOldResourceVersion.
+	// exercise:deeper tooOldResourceVersion(requested, oldest) is apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never a 410). waitFresh waits FreshnessWait whatever the watch's timeout, then returns tooLargeResourceVersion: apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", requested, current), 1) with one cause, metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
+	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, registerLocked, newErrorWatcher, tooOldResourceVersion and tooLargeResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)
@@ -390,9 +392,21 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-deadline.C:
-			return apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", rv, have), 1)
+			return tooLargeResourceVersion(rv, have)
 		}
 	}
+	// exercise:end 8
+}
+
+// tooLargeResourceVersion is the 504 for a version the cache has not
+// reached in time: retry in a second, with the ResourceVersionTooLarge
+// cause that tells a client (and kube-apiserver's own delegator) this
+// timeout from any other.
+func tooLargeResourceVersion(requested, current int64) error {
+	// exercise:begin 8
+	err := apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", requested, current), 1)
+	err.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}}
+	return err
 	// exercise:end 8
 }
 

@@ -21,6 +21,7 @@ import (
 //     "STALE" (a bug either side).
 //     A later page of a paged list keeps its first page's revision: it is
 //     printed "page-of-N", N counting the collections printed "latest".
+//     A list read at a known older revision (an Exact read) prints its label.
 //   - continue tokens hold a revision and a key, and are opaque: printed
 //     as c1, c2, ... in order of appearance, and sent back as the real one.
 //   - the annotated BOOKMARK's revision is the cache's at the snapshot,
@@ -76,6 +77,10 @@ func (n *normaliser) collection(rv string) string {
 		return "latest"
 	case slices.Contains(n.lists, rv):
 		return fmt.Sprintf("page-of-%d", slices.Index(n.lists, rv)+1)
+	case n.labels[rv] != "":
+		// A list read at a version the client asked for (limit with a
+		// past resourceVersion, or Exact) carries that version.
+		return n.labels[rv]
 	default:
 		return "STALE"
 	}

@@ -63,6 +63,9 @@ type driver struct {
 	serveFirst bool
 	// lastWrite is the revision of the newest object a step has seen.
 	lastWrite int64
+	// causes: the current step asked (with `causes`) to see a failure
+	// Status's causes, one line each, or "(no causes)".
+	causes bool
 }
 
 // openWatch is a watch stream being read in the background, decoded with
@@ -70,6 +73,8 @@ type driver struct {
 type openWatch struct {
 	raw  chan decoded
 	body io.Closer
+	// causes: print an ERROR event's causes (watch id=w causes).
+	causes bool
 }
 
 func newDriver(t testing.TB, tg target) *driver {
@@ -142,6 +147,9 @@ func (d *driver) result(code int, body []byte) string {
 		if o.Continue != "" {
 			out += "\n  continue=" + d.norm.token(o.Continue)
 		}
+		if d.causes {
+			out += d.statusCauses(o)
+		}
 		return out
 	case *corev1.ConfigMap:
 		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
@@ -165,10 +173,41 @@ func (d *driver) result(code int, body []byte) string {
 	return fmt.Sprintf("%d %T", code, obj)
 }
 
+// statusCauses prints a Status's causes, one line each (type, field,
+// message), or "(no causes)": kube-apiserver's 500 for an error that is
+// not an API status has none, its 504 for a too-large version names
+// ResourceVersionTooLarge.
+func (d *driver) statusCauses(o *metav1.Status) string {
+	if o.Details == nil || len(o.Details.Causes) == 0 {
+		return "\n  (no causes)"
+	}
+	var out string
+	for _, c := range o.Details.Causes {
+		field := ""
+		if c.Field != "" {
+			field = " " + c.Field
+		}
+		out += fmt.Sprintf("\n  cause %s%s: %s", c.Type, field, d.norm.message(c.Message))
+	}
+	return out
+}
+
+// namespace is the namespace the scenario owns, read from Base.
+func (d *driver) namespace() string {
+	rest, _ := strings.CutSuffix(d.target.Base, "/configmaps")
+	_, ns, _ := strings.Cut(rest, "/namespaces/")
+	return ns
+}
+
 // configMap builds a request body from name=... and key=value lines.
 func configMap(name, rv, labelList string, input string) []byte {
+	return configMapIn("", name, rv, labelList, input)
+}
+
+// configMapIn is configMap with a namespace in the body ("" for none).
+func configMapIn(namespace, name, rv, labelList string, input string) []byte {
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
-		ObjectMeta: metav1.ObjectMeta{Name: name, ResourceVersion: rv}, Data: dataOf(input)}
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: rv}, Data: dataOf(input)}
 	if labelList != "" {
 		cm.Labels = map[string]string{}
 		for _, l := range strings.Split(labelList, ",") {
@@ -235,11 +274,18 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 		}
 		return s
 	}
+	d.causes = td.HasArg("causes")
 	switch td.Cmd {
 	case "create":
-		return d.result(d.do("POST", d.target.Base, configMap(arg("name"), "", arg("labels"), td.Input)))
+		// namespace= puts a namespace into the body, rv= a resourceVersion.
+		return d.result(d.do("POST", d.target.Base, configMapIn(arg("namespace"), arg("name"), d.norm.value(arg("rv")), arg("labels"), td.Input)))
 	case "update":
-		return d.result(d.do("PUT", d.target.Base+"/"+arg("name"), configMap(arg("name"), d.norm.value(arg("rv")), arg("labels"), td.Input)))
+		// body-name= names another object in the body than in the URL.
+		bodyName := arg("name")
+		if td.HasArg("body-name") {
+			bodyName = arg("body-name")
+		}
+		return d.result(d.do("PUT", d.target.Base+"/"+arg("name"), configMap(bodyName, d.norm.value(arg("rv")), arg("labels"), td.Input)))
 	case "delete":
 		return d.result(d.do("DELETE", d.target.Base+"/"+arg("name"), nil))
 	case "get":
@@ -252,17 +298,28 @@ func (d *driver) play(t testing.TB, td *datadriven.TestData) string {
 				d.serving() // only a LIST at resourceVersion=0 reads the cache
 			}
 		}
+		if v := arg("match"); v != "" {
+			q.Set("resourceVersionMatch", v)
+		}
 		selectors(q, arg)
+		if v := q.Get("fieldSelector"); v != "" {
+			// $ns is the scenario's namespace, whose name differs per run.
+			q.Set("fieldSelector", strings.ReplaceAll(v, "$ns", d.namespace()))
+		}
 		if v := arg("limit"); v != "" {
 			q.Set("limit", v)
 		}
 		if v := arg("continue"); v != "" {
 			q.Set("continue", d.norm.value(v))
 		}
-		if td.HasArg("fresh") {
-			return d.result(d.freshList(d.target.Base + "?" + q.Encode()))
+		base := d.target.Base
+		if td.HasArg("all-namespaces") {
+			base = strings.Replace(base, "/namespaces/"+d.namespace(), "", 1)
 		}
-		return d.result(d.do("GET", d.target.Base+"?"+q.Encode(), nil))
+		if td.HasArg("fresh") {
+			return d.result(d.freshList(base + "?" + q.Encode()))
+		}
+		return d.result(d.do("GET", base+"?"+q.Encode(), nil))
 	case "watch-etcd":
 		return d.watchEtcd(td, arg)
 	case "frame":
@@ -321,8 +378,10 @@ func (d *driver) watch(td *datadriven.TestData, id string) *openWatch {
 }
 
 // openWatch starts a watch: watch id=w [rv=r1|0] [bookmarks] [initial=true|false]
-// [timeout=N] [format=json|protobuf] [accept=TYPE] [ws: over a WebSocket]. It prints the status and
-// Content-Type; the events are read by `events` and `end`.
+// [match=M: resourceVersionMatch M instead of NotOlderThan] [causes: print
+// an ERROR's causes] [timeout=N] [format=json|protobuf] [accept=TYPE]
+// [ws: over a WebSocket]. It prints the status and Content-Type; the
+// events are read by `events` and `end`.
 func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) string {
 	q := url.Values{"watch": {"true"}}
 	selectors(q, arg)
@@ -337,6 +396,9 @@ func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) str
 		if !td.HasArg("no-match") {
 			q.Set("resourceVersionMatch", "NotOlderThan")
 		}
+	}
+	if v := arg("match"); v != "" {
+		q.Set("resourceVersionMatch", v)
 	}
 	if v := arg("timeout"); v != "" {
 		q.Set("timeoutSeconds", v)
@@ -376,7 +438,7 @@ func (d *driver) openWatch(td *datadriven.TestData, arg func(string) string) str
 	dec := restclientwatch.NewDecoder(streaming.NewDecoder(frames, info.StreamSerializer.Serializer), scheme.Codecs.UniversalDeserializer())
 	// The reader only decodes; labels are assigned in the test goroutine,
 	// in the order the steps print them, so they are deterministic.
-	w := &openWatch{raw: make(chan decoded, 1000), body: resp.Body}
+	w := &openWatch{raw: make(chan decoded, 1000), body: resp.Body, causes: td.HasArg("causes")}
 	d.watches[arg("id")] = w
 	go func() {
 		defer close(w.raw)
@@ -547,20 +609,24 @@ func (d *driver) next(w *openWatch, deadline <-chan time.Time) (string, streamSt
 		if !ok {
 			return "", streamEnded
 		}
-		return d.describe(r), streamEvent
+		return d.describe(r, w.causes), streamEvent
 	case <-deadline:
 		return "", streamQuiet
 	}
 }
 
-// describe prints one decoded event.
-func (d *driver) describe(r decoded) string {
+// describe prints one decoded event, with an ERROR's causes if asked.
+func (d *driver) describe(r decoded, causes bool) string {
 	if r.err != nil {
 		return "decode error: " + r.err.Error()
 	}
 	switch o := r.obj.(type) {
 	case *metav1.Status:
-		return fmt.Sprintf("%s %d %s: %s", r.typ, o.Code, o.Reason, d.norm.message(o.Message))
+		out := fmt.Sprintf("%s %d %s: %s", r.typ, o.Code, o.Reason, d.norm.message(o.Message))
+		if causes {
+			out += d.statusCauses(o)
+		}
+		return out
 	case *corev1.ConfigMap:
 		if r.typ == watch.Bookmark {
 			if o.Annotations[metav1.InitialEventsAnnotationKey] != "true" {

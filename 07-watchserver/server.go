@@ -14,9 +14,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
@@ -95,10 +97,12 @@ func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.O
 	// exercise:end 1
 }
 
-// writeError answers with err as a metav1.Status.
+// writeError answers with err as a metav1.Status. An error that is not
+// an API status is a bare 500, as kube-apiserver answers it: no reason, no
+// causes, the error's text as the message.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	// exercise:begin 1
-	st := apierrors.NewInternalError(err).ErrStatus
+	st := metav1.Status{Status: metav1.StatusFailure, Code: http.StatusInternalServerError, Message: err.Error()}
 	if s, ok := err.(apierrors.APIStatus); ok {
 		st = s.Status()
 	}
@@ -128,11 +132,22 @@ func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
 	// exercise:end 1
 }
 
+// create writes a new object into the URL's namespace. A body that names
+// another namespace is a 400; a name that is not a DNS subdomain (or no
+// name) is a 422, as ObjectMeta's validation in kube-apiserver says.
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 1
 	cm, err := readConfigMap(r)
 	if err == nil {
-		cm.Namespace = r.PathValue("ns")
+		ns := r.PathValue("ns")
+		if cm.Namespace != "" && cm.Namespace != ns {
+			err = apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+		} else {
+			cm.Namespace = ns
+			err = validateObject(cm)
+		}
+	}
+	if err == nil {
 		cm, err = s.Storage.Create(r.Context(), cm)
 	}
 	if err != nil {
@@ -157,11 +172,14 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 2 Update: optimistic concurrency on ModRevision
 	// exercise:hint Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs), each a field.Forbidden: on sendInitialEvents, "sendInitialEvents is forbidden for list"; on resourceVersionMatch, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan" or "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided". A continue with a resourceVersion is a 400: "specifying resource version is not allowed when using continue"; a bad limit, fmt.Sprintf("limit: %q is not a number", v).
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change. It also covers Delete and List (the list's version is the header revision), and the update/delete/list handlers with validate and isWatch.
+	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs) with every fault. A list: on resourceVersionMatch, field.Forbidden "resourceVersionMatch is forbidden unless resourceVersion is provided", "resourceVersionMatch is forbidden when continue is provided", field.NotSupported(path, match, []string{"Exact", "NotOlderThan", ""}), `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`; on sendInitialEvents, "sendInitialEvents is forbidden for list". A watch: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan", and for any match "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided", field.NotSupported(path, match, []string{"NotOlderThan"}), the continue one. In list, decode a continue token first (its 400), then refuse a resourceVersion beside it: "specifying resource version is not allowed when using continue"; a resourceVersion that is no number is fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %v", rv, err); Exact, or limit with no match, at a version > 0 sets page.Revision. A bad limit, fmt.Sprintf("limit: %q is not a number", v).
+	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change. A body naming another object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", body, url) (checkName); a resourceVersion that is no number fails strconv.ParseUint, a plain error (a bare 500). It also covers Delete and List (the list's version is the header revision), and the update/delete/list handlers with validate, checkName, isWatch and selectedNamespace (fieldSelector=metadata.namespace=B on every namespace reads B only, when B is a DNS label).
 	cm, err := readConfigMap(r)
 	if err == nil {
-		cm.Namespace, cm.Name = r.PathValue("ns"), r.PathValue("name")
+		err = checkName(cm, r.PathValue("ns"), r.PathValue("name"))
+	}
+	if err == nil {
+		cm.Namespace = r.PathValue("ns")
 		cm, err = s.Storage.Update(r.Context(), cm)
 	}
 	if err != nil {
@@ -170,6 +188,33 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	}
 	writeObject(w, r, http.StatusOK, cm)
 	// exercise:end 2
+}
+
+// checkName refuses (400) a body that names another object than the URL,
+// or another namespace: an update never renames or moves an object.
+func checkName(cm *corev1.ConfigMap, ns, name string) error {
+	// exercise:begin 2
+	if cm.Name != name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", cm.Name, name))
+	}
+	if cm.Namespace != "" && cm.Namespace != ns {
+		return apierrors.NewBadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the request (%s)", cm.Namespace, ns))
+	}
+	return nil
+	// exercise:end 2
+}
+
+// validateObject checks a new object's metadata as kube-apiserver does for
+// a ConfigMap: a name that is a DNS subdomain, valid labels and
+// annotations. Any fault is a 422 naming the object.
+func validateObject(cm *corev1.ConfigMap) error {
+	// exercise:begin 1
+	errs := apivalidation.ValidateObjectMeta(&cm.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	if len(errs) == 0 {
+		return nil
+	}
+	return apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, cm.Name, errs)
+	// exercise:end 1
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
@@ -204,18 +249,49 @@ func isWatch(q map[string][]string) bool {
 // listOptionsKind names the options in a 422, as kube-apiserver does.
 var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
 
-// validate checks the option combinations kube-apiserver refuses.
-func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
+// validate checks the option combinations kube-apiserver refuses, and
+// collects every fault into one 422. A list's resourceVersionMatch needs a
+// resourceVersion, no continue token, one of the two known values, and
+// not Exact at "0" (any version is not an exact one); a watch's is
+// NotOlderThan, and only beside sendInitialEvents.
+func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error {
 	// exercise:begin 2
 	var errs field.ErrorList
-	if sendInitial != nil {
-		if !watching {
-			errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
-		} else if rvMatch != string(metav1.ResourceVersionMatchNotOlderThan) {
-			errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
+	match := field.NewPath("resourceVersionMatch")
+	notOlder, exact := string(metav1.ResourceVersionMatchNotOlderThan), string(metav1.ResourceVersionMatchExact)
+	if watching {
+		if sendInitial != nil && rvMatch != notOlder {
+			errs = append(errs, field.Forbidden(match, "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan"))
 		}
-	} else if watching && rvMatch != "" {
-		errs = append(errs, field.Forbidden(field.NewPath("resourceVersionMatch"), "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+		if rvMatch != "" {
+			if sendInitial == nil {
+				errs = append(errs, field.Forbidden(match, "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided"))
+			}
+			if rvMatch != notOlder {
+				errs = append(errs, field.NotSupported(match, rvMatch, []string{notOlder}))
+			}
+			if cont != "" {
+				errs = append(errs, field.Forbidden(match, "resourceVersionMatch is forbidden when continue is provided"))
+			}
+		}
+	} else {
+		if rvMatch != "" {
+			if rv == "" {
+				errs = append(errs, field.Forbidden(match, "resourceVersionMatch is forbidden unless resourceVersion is provided"))
+			}
+			if cont != "" {
+				errs = append(errs, field.Forbidden(match, "resourceVersionMatch is forbidden when continue is provided"))
+			}
+			if rvMatch != exact && rvMatch != notOlder {
+				errs = append(errs, field.NotSupported(match, rvMatch, []string{exact, notOlder, ""}))
+			}
+			if rvMatch == exact && rv == "0" {
+				errs = append(errs, field.Forbidden(match, `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`))
+			}
+		}
+		if sendInitial != nil {
+			errs = append(errs, field.Forbidden(field.NewPath("sendInitialEvents"), "sendInitialEvents is forbidden for list"))
+		}
 	}
 	if len(errs) == 0 {
 		return nil
@@ -235,7 +311,7 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 		sendInitial = &b
 	}
 	watching := isWatch(q)
-	if err := validate(watching, rv, rvMatch, sendInitial); err != nil {
+	if err := validate(watching, rv, rvMatch, q.Get("continue"), sendInitial); err != nil {
 		writeError(w, r, err)
 		return
 	}
@@ -243,6 +319,9 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 	if err != nil {
 		writeError(w, r, err)
 		return
+	}
+	if ns == "" {
+		ns = selectedNamespace(sel)
 	}
 	if !watching {
 		page := PageOptions{Continue: q.Get("continue"), Selector: sel}
@@ -252,10 +331,28 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		s.list(w, r, ns, rv, page)
+		s.list(w, r, ns, rv, rvMatch, page)
 		return
 	}
 	s.serveWatch(w, r, ns, rv, sendInitial, sel)
+	// exercise:end 2
+}
+
+// selectedNamespace is the one namespace a field selector
+// metadata.namespace=NAME confines a request to, "" if none: a LIST or
+// watch of every namespace then reads that namespace only, as
+// kube-apiserver's registry narrows the key (a name that is not a valid
+// namespace name narrows nothing).
+func selectedNamespace(s Selector) string {
+	// exercise:begin 2
+	if s.Fields == nil {
+		return ""
+	}
+	ns, ok := s.Fields.RequiresExactMatch("metadata.namespace")
+	if !ok || len(validation.IsDNS1123Label(ns)) > 0 {
+		return ""
+	}
+	return ns
 	// exercise:end 2
 }
 
@@ -278,9 +375,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	}
 	timeoutSeconds, _ := strconv.ParseInt(q.Get("timeoutSeconds"), 10, 64)
 	timeout := watchTimeout(timeoutSeconds, s.MinRequestTimeout)
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	defer cancel()
-	watcher, err := s.Cache.Watch(ctx, WatchOptions{
+	// The watch's start (a wait for freshness included) runs on the
+	// client's context: the timeout counts the stream only, so a start that
+	// fails after it still reaches the client as its ERROR event.
+	watcher, err := s.Cache.Watch(r.Context(), WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
 		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
 	})
@@ -288,6 +386,8 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 		writeError(w, r, err)
 		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
 	ws := &WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}
 	if wsstream.IsWebSocketRequest(r) {
 		w.Header().Set("Content-Type", watchMediaType(protobuf))
@@ -300,13 +400,32 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 
 // list serves resourceVersion=0 from the cache and everything else from
 // etcd (a consistent read, in pages when the client asks), keeping only
-// what the selector selects. A continue token carries its own revision,
-// so a resourceVersion beside it is refused.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, page PageOptions) {
+// what the selector selects. A continue token carries its own revision:
+// it is read first, and a resourceVersion beside it is refused. A
+// resourceVersion that is not a number is a 400. An Exact read, or a
+// paged one at a past version with no match (the legacy rule), reads etcd
+// at that revision.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch string, page PageOptions) {
 	// exercise:begin 2
-	if page.Continue != "" && rv != "" && rv != "0" {
-		writeError(w, r, apierrors.NewBadRequest("specifying resource version is not allowed when using continue"))
-		return
+	if page.Continue != "" {
+		if _, _, err := decodeContinue(page.Continue, keyPrefix(ns)); err != nil {
+			writeError(w, r, err)
+			return
+		}
+		if rv != "" && rv != "0" {
+			writeError(w, r, apierrors.NewBadRequest("specifying resource version is not allowed when using continue"))
+			return
+		}
+	} else if rv != "" {
+		n, err := strconv.ParseUint(rv, 10, 64)
+		if err != nil {
+			writeError(w, r, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %v", rv, err)))
+			return
+		}
+		exact := rvMatch == string(metav1.ResourceVersionMatchExact)
+		if n > 0 && (exact || rvMatch == "" && page.Limit > 0) {
+			page.Revision = int64(n)
+		}
 	}
 	var list *corev1.ConfigMapList
 	var err error

@@ -38,7 +38,7 @@ func TestClientGoWatchesBothWireFormats(t *testing.T) {
 	for _, ct := range []string{"application/json", "application/vnd.kubernetes.protobuf"} {
 		t.Run(ct, func(t *testing.T) {
 			ctx := context.Background()
-			cms := clientFor(t, s, ct).CoreV1().ConfigMaps("ns-" + ct[12:16])
+			cms := clientFor(t, s, ct).CoreV1().ConfigMaps("ns-" + strings.TrimSuffix(ct[12:16], ".")) // a namespace must be a DNS label
 			a, err := cms.Create(ctx, cm("", "a", "1"), metav1.CreateOptions{})
 			if err != nil {
 				t.Fatal(err)

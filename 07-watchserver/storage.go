@@ -61,7 +61,7 @@ func keyPrefix(namespace string) string {
 func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	// exercise:begin 1
 	if cm.ResourceVersion != "" {
-		return nil, apierrors.NewInternalError(errors.New("resourceVersion should not be set on objects to be created"))
+		return nil, errors.New("resourceVersion should not be set on objects to be created")
 	}
 	c := cm.DeepCopy()
 	c.UID = types.UID(uuid.NewString())
@@ -117,6 +117,11 @@ func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.Con
 		cur, err := s.Get(ctx, cm.Namespace, cm.Name)
 		if err != nil {
 			return nil, err
+		}
+		if cm.ResourceVersion != "" {
+			if _, err := strconv.ParseUint(cm.ResourceVersion, 10, 64); err != nil {
+				return nil, err
+			}
 		}
 		if cm.ResourceVersion != "" && cm.ResourceVersion != cur.ResourceVersion {
 			return nil, apierrors.NewConflict(configMaps, cm.Name, errors.New(conflictMessage))
@@ -184,7 +189,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
 func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
-	if opts.Limit > 0 || opts.Continue != "" {
+	if opts.Limit > 0 || opts.Continue != "" || opts.Revision > 0 {
 		return s.listPage(ctx, namespace, opts)
 	}
 	// exercise:begin 2

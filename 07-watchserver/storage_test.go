@@ -3,6 +3,7 @@ package watchserver_test
 import (
 	"context"
 	"errors"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,5 +144,35 @@ func TestPageAfterCompaction(t *testing.T) {
 	}
 	if strings.Join(names, " ") != "b c d" {
 		t.Fatalf("going on at the latest revision: want b c d (d is new: the list is no longer one snapshot), got %v", names)
+	}
+}
+
+// TestExactListAfterCompaction: a list at a version etcd has compacted
+// (Exact, or limit with a past version) is a 410 at once. kube-apiserver
+// answers it from a snapshot of its watch cache while it still holds one
+// (list-at-version.txt stops before compaction for this reason), and
+// with the same 410 once it does not.
+func TestExactListAfterCompaction(t *testing.T) {
+	e := startEtcd(t)
+	st := ws.NewStorage(e.Client)
+	ctx := context.Background()
+	a, err := st.Create(ctx, cm("ns", "a", "1"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := st.Create(ctx, cm("ns", "b", "1")); err != nil {
+		t.Fatal(err)
+	}
+	rev, _ := strconv.ParseInt(a.ResourceVersion, 10, 64)
+	then, err := st.List(ctx, "ns", ws.PageOptions{Limit: 5, Revision: rev})
+	if err != nil || len(then.Items) != 1 || then.ResourceVersion != a.ResourceVersion {
+		t.Fatalf("list at a's version: want a alone at %s, got %+v %v", a.ResourceVersion, then, err)
+	}
+	if _, err := st.Compact(ctx); err != nil {
+		t.Fatal(err)
+	}
+	_, err = st.List(ctx, "ns", ws.PageOptions{Revision: rev})
+	if !apierrors.IsResourceExpired(err) || !strings.Contains(err.Error(), "The resourceVersion for the provided list is too old.") {
+		t.Fatalf("exact list after compaction: want 410 %q, got %v", "The resourceVersion for the provided list is too old.", err)
 	}
 }

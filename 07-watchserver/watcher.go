@@ -168,11 +168,14 @@ func tooOldResourceVersion(requested, oldest int64) error {
 //     etcd's current revision when none is), then, if the client allows
 //     bookmarks, a BOOKMARK annotated k8s.io/initial-events-end;
 //   - sendInitialEvents=false with no version: start at etcd's revision;
+//   - sendInitialEvents=false at "0": start at the cache's version, now;
 //   - a version N: replay the buffered events newer than N, or 410 if N is
 //     older than the buffer's window.
 //
-// An unparsable version fails the request (500); 429 while the cache is
-// not ready; every later error is one ERROR event in the stream.
+// An unparsable version fails the request (a bare 500: storage's plain
+// error); 429 while the cache is not ready; every later error (a 410, the
+// 504 of a version the cache does not reach in time) is one ERROR event in
+// the stream.
 //
 // kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
 // (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
@@ -182,7 +185,7 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 	if opts.ResourceVersion != "" {
 		rv, err := strconv.ParseUint(opts.ResourceVersion, 10, 64)
 		if err != nil {
-			return nil, apierrors.NewInternalError(fmt.Errorf("resourceVersion: Invalid value: %q: %v", opts.ResourceVersion, err))
+			return nil, fmt.Errorf("resourceVersion: Invalid value: %q: %v", opts.ResourceVersion, err)
 		}
 		requested = int64(rv)
 	}
@@ -236,6 +239,12 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 			initial = append(initial, Event{Type: watch.Bookmark, Object: bookmarkObject(c.rv, true), RV: c.rv})
 		}
 	} else {
+		if requested == 0 {
+			// "0" without initial events: any starting point will do,
+			// so the watch starts now, at the cache's version.
+			requested = c.rv
+		}
+		start = requested
 		oldest := c.listRV + 1
 		if c.evicted {
 			oldest = c.ring[c.ringStart].RV

@@ -346,9 +346,20 @@ func notReady() error {
 // waitFresh blocks until the cache has applied revision rv, asking etcd
 // for progress notifications meanwhile: with no ConfigMap written, only a
 // progress notification tells the cache that nothing happened up to rv.
+// It waits FreshnessWait whatever the watch's timeout (ctx ends only when
+// the client leaves), then gives up with tooLargeResourceVersion.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// Exercise 8: waitFresh blocks until the cache has applied revision rv.
 	panic(todo.Exercise("07-watchserver", 8, "Cache.waitFresh"))
+}
+
+// tooLargeResourceVersion is the 504 for a version the cache has not
+// reached in time: retry in a second, with the ResourceVersionTooLarge
+// cause that tells a client (and kube-apiserver's own delegator) this
+// timeout from any other.
+func tooLargeResourceVersion(requested, current int64) error {
+	// Exercise 8: tooLargeResourceVersion is the 504 for a version the cache has not reached in time.
+	panic(todo.Exercise("07-watchserver", 8, "tooLargeResourceVersion"))
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of
@@ -391,6 +402,6 @@ var (
 	_ = fmt.Errorf
 	_ = sort.Strings
 	_ = strconv.ParseInt
-	_ metav1.ListMeta
+	_ = metav1.CauseTypeResourceVersionTooLarge
 	_ = watch.Error
 )

@@ -24,11 +24,13 @@ import (
 
 // PageOptions are the parts of a LIST that page it: at most Limit objects
 // (0: all), starting where the Continue token of the previous page says,
-// keeping those Selector selects.
+// keeping those Selector selects; at Revision when it is set (an Exact
+// read: the list as it was then), else at etcd's current revision.
 type PageOptions struct {
 	Limit    int64
 	Continue string
 	Selector Selector
+	Revision int64
 }
 
 // continueToken is what a list's continue token holds, as kube-apiserver

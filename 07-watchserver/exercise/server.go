@@ -18,9 +18,11 @@ import (
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/validation"
 	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"example.com/walkthrough/workshop/todo"
@@ -88,7 +90,9 @@ func writeObject(w http.ResponseWriter, r *http.Request, code int, obj runtime.O
 	panic(todo.Exercise("07-watchserver", 1, "writeObject"))
 }
 
-// writeError answers with err as a metav1.Status.
+// writeError answers with err as a metav1.Status. An error that is not
+// an API status is a bare 500, as kube-apiserver answers it: no reason, no
+// causes, the error's text as the message.
 func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	// Exercise 1: writeError answers with err as a metav1.Status.
 	panic(todo.Exercise("07-watchserver", 1, "writeError"))
@@ -100,8 +104,11 @@ func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
 	panic(todo.Exercise("07-watchserver", 1, "readConfigMap"))
 }
 
+// create writes a new object into the URL's namespace. A body that names
+// another namespace is a 400; a name that is not a DNS subdomain (or no
+// name) is a 422, as ObjectMeta's validation in kube-apiserver says.
 func (s *Server) create(w http.ResponseWriter, r *http.Request) {
-	// Exercise 1: part of "Create: a transaction that succeeds only if the key is absent".
+	// Exercise 1: create writes a new object into the URL's namespace.
 	panic(todo.Exercise("07-watchserver", 1, "Server.create"))
 }
 
@@ -113,6 +120,21 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// Exercise 2: Update: optimistic concurrency on ModRevision.
 	panic(todo.Exercise("07-watchserver", 2, "Server.update"))
+}
+
+// checkName refuses (400) a body that names another object than the URL,
+// or another namespace: an update never renames or moves an object.
+func checkName(cm *corev1.ConfigMap, ns, name string) error {
+	// Exercise 2: checkName refuses (400) a body that names another object than the URL, or another namespace.
+	panic(todo.Exercise("07-watchserver", 2, "checkName"))
+}
+
+// validateObject checks a new object's metadata as kube-apiserver does for
+// a ConfigMap: a name that is a DNS subdomain, valid labels and
+// annotations. Any fault is a 422 naming the object.
+func validateObject(cm *corev1.ConfigMap) error {
+	// Exercise 1: validateObject checks a new object's metadata as kube-apiserver does for a ConfigMap.
+	panic(todo.Exercise("07-watchserver", 1, "validateObject"))
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
@@ -132,8 +154,12 @@ func isWatch(q map[string][]string) bool {
 // listOptionsKind names the options in a 422, as kube-apiserver does.
 var listOptionsKind = schema.GroupKind{Group: "meta.k8s.io", Kind: "ListOptions"}
 
-// validate checks the option combinations kube-apiserver refuses.
-func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
+// validate checks the option combinations kube-apiserver refuses, and
+// collects every fault into one 422. A list's resourceVersionMatch needs a
+// resourceVersion, no continue token, one of the two known values, and
+// not Exact at "0" (any version is not an exact one); a watch's is
+// NotOlderThan, and only beside sendInitialEvents.
+func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error {
 	// Exercise 2: validate checks the option combinations kube-apiserver refuses.
 	panic(todo.Exercise("07-watchserver", 2, "validate"))
 }
@@ -141,6 +167,16 @@ func validate(watching bool, rv, rvMatch string, sendInitial *bool) error {
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 	// Exercise 2: part of "Update: optimistic concurrency on ModRevision".
 	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
+}
+
+// selectedNamespace is the one namespace a field selector
+// metadata.namespace=NAME confines a request to, "" if none: a LIST or
+// watch of every namespace then reads that namespace only, as
+// kube-apiserver's registry narrows the key (a name that is not a valid
+// namespace name narrows nothing).
+func selectedNamespace(s Selector) string {
+	// Exercise 2: selectedNamespace is the one namespace a field selector metadata.namespace=NAME confines a request…
+	panic(todo.Exercise("07-watchserver", 2, "selectedNamespace"))
 }
 
 // serveWatch opens a watch on the cache and streams it: media type, timeout,
@@ -157,9 +193,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	}
 	timeoutSeconds, _ := strconv.ParseInt(q.Get("timeoutSeconds"), 10, 64)
 	timeout := watchTimeout(timeoutSeconds, s.MinRequestTimeout)
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	defer cancel()
-	watcher, err := s.Cache.Watch(ctx, WatchOptions{
+	// The watch's start (a wait for freshness included) runs on the
+	// client's context: the timeout counts the stream only, so a start that
+	// fails after it still reaches the client as its ERROR event.
+	watcher, err := s.Cache.Watch(r.Context(), WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
 		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
 	})
@@ -167,6 +204,8 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 		writeError(w, r, err)
 		return
 	}
+	ctx, cancel := context.WithTimeout(r.Context(), timeout)
+	defer cancel()
 	ws := &WatchServer{Watcher: watcher, Protobuf: protobuf, Timeout: timeout}
 	if wsstream.IsWebSocketRequest(r) {
 		w.Header().Set("Content-Type", watchMediaType(protobuf))
@@ -178,9 +217,12 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 
 // list serves resourceVersion=0 from the cache and everything else from
 // etcd (a consistent read, in pages when the client asks), keeping only
-// what the selector selects. A continue token carries its own revision,
-// so a resourceVersion beside it is refused.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv string, page PageOptions) {
+// what the selector selects. A continue token carries its own revision:
+// it is read first, and a resourceVersion beside it is refused. A
+// resourceVersion that is not a number is a 400. An Exact read, or a
+// paged one at a past version with no match (the legacy rule), reads etcd
+// at that revision.
+func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch string, page PageOptions) {
 	// Exercise 2: list serves resourceVersion=0 from the cache and everything else from etcd.
 	panic(todo.Exercise("07-watchserver", 2, "Server.list"))
 }
@@ -197,7 +239,9 @@ var (
 	_ = wsstream.IsWebSocketRequest
 	_ = slices.DeleteFunc[[]int, int]
 	_ = strconv.Itoa
-	_ = apierrors.NewInternalError
-	_ = metav1.StatusSuccess
-	_ = field.Forbidden
+	_ = apierrors.NewBadRequest
+	_ = apivalidation.ValidateObjectMeta
+	_ = metav1.StatusFailure
+	_ = validation.IsDNS1123Label
+	_ = field.NewPath
 )

@@ -103,7 +103,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
 func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
-	if opts.Limit > 0 || opts.Continue != "" {
+	if opts.Limit > 0 || opts.Continue != "" || opts.Revision > 0 {
 		return s.listPage(ctx, namespace, opts)
 	}
 	// Exercise 2: List reads namespace ("" for all) at one revision, every object the selector selects.

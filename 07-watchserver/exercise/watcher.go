@@ -156,11 +156,14 @@ func tooOldResourceVersion(requested, oldest int64) error {
 //     etcd's current revision when none is), then, if the client allows
 //     bookmarks, a BOOKMARK annotated k8s.io/initial-events-end;
 //   - sendInitialEvents=false with no version: start at etcd's revision;
+//   - sendInitialEvents=false at "0": start at the cache's version, now;
 //   - a version N: replay the buffered events newer than N, or 410 if N is
 //     older than the buffer's window.
 //
-// An unparsable version fails the request (500); 429 while the cache is
-// not ready; every later error is one ERROR event in the stream.
+// An unparsable version fails the request (a bare 500: storage's plain
+// error); 429 while the cache is not ready; every later error (a 410, the
+// 504 of a version the cache does not reach in time) is one ERROR event in
+// the stream.
 //
 // kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
 // (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).

@@ -436,7 +436,13 @@ func (r *Runner) Check(chapter string, id int) error {
 		return ErrNotAllPass
 	}
 	if id > 0 {
-		e, _ := x.find(id)
+		e, ok := x.find(id)
+		if !ok {
+			// A deep exercise, written for you on the core track.
+			r.next(fmt.Sprintf("Exercise %d is on the deep track: the core track writes it for you, and it passes. Next: take the deep track on, or go on with the core exercises:", id),
+				r.cmd("deep", c.Number()), r.cmd("check", c.Number()))
+			return nil
+		}
 		if e.Status != progress.Pass {
 			r.remember(c, id)
 		}
@@ -522,7 +528,7 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		r.runsNote(e)
 	case progress.Blocked:
 		if e.BlockerChapter != x.c.Name {
-			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), r.checkCmd(x.c, e.ID))
+			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), Cmd+" check "+x.c.Number()+" "+fmt.Sprint(e.ID))
 			break
 		}
 		r.next(fmt.Sprintf("Exercise %d cannot pass yet: its scenarios stop at exercise %d first. Next: do exercise %d:", e.ID, e.Blocker, e.Blocker), r.checkCmd(x.c, e.Blocker))

@@ -140,6 +140,9 @@ func TestZhFresh(t *testing.T) {
 			if en, zh := e.CodeBlocks(), z.CodeBlocks(); !slices.Equal(en, zh) {
 				t.Errorf("%s: the code blocks differ from %s §%s's (%d there, %d here): code, commands and transcripts stay as they are", where, src, e.Title, len(en), len(zh))
 			}
+			if en, zh := e.Diagrams(), z.Diagrams(); !slices.Equal(en, zh) {
+				t.Errorf("%s: the diagrams differ from %s §%s's in more than their labels: keep every node and edge, translate only the labels", where, src, e.Title)
+			}
 			want := e.Hash()
 			if recorded == want {
 				covered++

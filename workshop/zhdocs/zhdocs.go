@@ -268,3 +268,45 @@ func (s Section) CodeBlocks() []string {
 	}
 	return out
 }
+
+// diagramLabels are the parts of a mermaid line a translation may change:
+// quoted strings, node and edge labels, participant names, message texts.
+var diagramLabels = []struct {
+	re   *regexp.Regexp
+	with string
+}{
+	{regexp.MustCompile(`"[^"]*"`), `""`},
+	{regexp.MustCompile(`\[\([^\]]*\)\]`), `[()]`},
+	{regexp.MustCompile(`\(\[[^\]]*\]\)`), `([])`},
+	{regexp.MustCompile(`\[\[[^\]]*\]\]`), `[[]]`},
+	{regexp.MustCompile(`\[[^\]]*\]`), `[]`},
+	{regexp.MustCompile(`\(\([^)]*\)\)`), `(())`},
+	{regexp.MustCompile(`\|[^|]*\|`), `||`},
+	{regexp.MustCompile(`^(\s*participant \w+) as .*$`), `$1`},
+	{regexp.MustCompile(`^(\s*(Note [^:]*|[\w-]+[-=.>x]+\w+)):.*$`), `$1:`},
+	{regexp.MustCompile(`(--\s)[^-]*?(\s-->)`), `$1$2`},
+}
+
+// Diagrams lists a section's mermaid diagrams with their labels taken
+// out: what a translation must keep (the nodes, the edges, the order).
+func (s Section) Diagrams() []string {
+	var out, cur []string
+	in := false
+	for _, line := range s.Body {
+		trimmed := strings.TrimSpace(line)
+		switch {
+		case !in && trimmed == "```mermaid":
+			in, cur = true, nil
+		case in && trimmed == "```":
+			in = false
+			out = append(out, strings.Join(cur, "\n"))
+		case in:
+			l := strings.TrimRight(line, " \t\r")
+			for _, d := range diagramLabels {
+				l = d.re.ReplaceAllString(l, d.with)
+			}
+			cur = append(cur, l)
+		}
+	}
+	return out
+}

@@ -62,8 +62,9 @@ func repoRoot(t *testing.T) string {
 
 // TestZhFresh keeps every Chinese doc in step with its English doc: the same
 // sections in the same order, each keeping its English anchor, each
-// carrying the hash of the English section it translates, and a link back
-// to the English doc.
+// carrying the hash of the English section it translates, with the same
+// code blocks (commands and transcripts unchanged) and the same diagrams
+// (labels translated), and a link back to the English doc.
 func TestZhFresh(t *testing.T) {
 	root := repoRoot(t)
 	docs, source := zhDocs(t, root)

@@ -93,7 +93,7 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 	}
 	for i := range exercises {
 		e := &exercises[i]
-		if e.located || e.Status != Fail && !(e.Status == Blocked && e.BlockerChapter == chapter) {
+		if e.Located || e.Status != Fail && !(e.Status == Blocked && e.BlockerChapter == chapter) {
 			continue
 		}
 		blocker := 0

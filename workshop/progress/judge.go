@@ -137,16 +137,18 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		return o
 	}
 	var b strings.Builder
+	said := false // a reason is written, beyond the test's name
 	if loc := stepReport.FindStringIndex(output); loc != nil {
 		b.WriteString(strings.TrimRight(k.s.translate(cleanReport(output[loc[0]:])), "\n") + "\n")
-	} else if test == LeakCheck {
-	} else {
+		said = true
+	} else if test != LeakCheck {
 		b.WriteString(k.testLine(test))
 	}
 	add := func(text string, owners []int) {
 		if text != "" {
 			b.WriteString(indentReason(text))
 			o.owners = append(o.owners, owners...)
+			said = true
 		}
 	}
 	stuck := false
@@ -176,10 +178,10 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		add(text, owners)
 		o.race, o.proof = true, false
 	}
-	if b.Len() == 0 {
+	if !said {
 		add(k.plain(output))
 	}
-	if b.Len() == 0 {
+	if !said {
 		b.WriteString("  Failed:   the test failed without saying why (no output).\n")
 	}
 	o.report = b.String()
@@ -330,9 +332,12 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		}
 		// The exercise's own stub says most about it; then a blocker;
 		// then a divergence.
-		if e.Status == Pass || e.Status == Unchecked || rank(status) < rank(e.Status) {
+		// A scenario's report (a step and its trace) says more than a
+		// plain test's.
+		better := rank(status) < rank(e.Status) || rank(status) == rank(e.Status) && isScenario(test) && !isScenario(e.Test)
+		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
-			e.located = o.located
+			e.Located = o.located
 		}
 	}
 	return e

@@ -52,10 +52,10 @@ type Exercise struct {
 	Passing, Checked int
 
 	tests []string // the scenarios and stress tests that check it
-	// located: the divergence this result shows was proved to come from
-	// the exercise it names (stack frames, or a swap), so the blame file
-	// does not re-judge it.
-	located bool
+	// Located: the failure this result shows was proved to come from
+	// this exercise's code (stack frames, the one suspect, or a swap), so
+	// the blame file does not re-judge it.
+	Located bool
 }
 
 // Chapter is one chapter's result.

@@ -217,7 +217,7 @@ func TestJourney(t *testing.T) {
 	if err := r.Check("03", 0); !errors.Is(err, ErrNotAllPass) {
 		t.Errorf("check with a wrong answer: got %v, want ErrNotAllPass", err)
 	}
-	contains(t, "check with a wrong answer", out.take(), "fail         2", "diverged (implementation: exercise)", "Hint:", "Next:")
+	contains(t, "check with a wrong answer", out.take(), "fail         2", "diverged (implementation: your copy)", "Blame:    Exercise 2", "Hint:", "Next: fix exercise 2")
 
 	// The reference answer passes, and then the solution shows.
 	fill(t, root, 2)

@@ -454,7 +454,7 @@ func (r *Runner) Check(chapter string, id int) error {
 		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" && !printed[e.Test] {
 			printed[e.Test] = true // a scenario that checks two exercises reports once
 			r.printf("%s\n", report(e.Report))
-			r.runsNote(e)
+			r.blameNote(x, e)
 			r.printf("\n")
 			failed = true
 		}
@@ -468,7 +468,12 @@ func (r *Runner) Check(chapter string, id int) error {
 	r.remember(c, e.ID)
 	switch {
 	case failed:
-		r.fixNext(x)
+		for _, f := range x.res.Exercises {
+			if f.Status == progress.Fail {
+				r.fixNext(x, f)
+				break
+			}
+		}
 	case e.Status == progress.Blocked && e.BlockerChapter != c.Name:
 		r.nextElsewhere(x, e)
 	default:
@@ -477,16 +482,11 @@ func (r *Runner) Check(chapter string, id int) error {
 	return ErrNotAllPass
 }
 
-// fixNext is the next step after failure reports: the first exercise that
-// fails, its file, and the command that checks it alone.
-func (r *Runner) fixNext(x *result) {
-	for _, e := range x.res.Exercises {
-		if e.Status == progress.Fail {
-			r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)),
-				r.checkCmd(x.c, e.ID), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
-			return
-		}
-	}
+// fixNext is the next step after a failure's report: fix that exercise,
+// in its file, and check it alone.
+func (r *Runner) fixNext(x *result, e progress.Exercise) {
+	r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)),
+		r.checkCmd(x.c, e.ID), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
 }
 
 // nextElsewhere points at the real blocker when the next exercise waits
@@ -525,7 +525,9 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			break
 		}
 		r.printf("%s\n", report(e.Report))
-		r.runsNote(e)
+		r.blameNote(x, e)
+		r.printf("\n")
+		r.fixNext(x, e)
 	case progress.Blocked:
 		if e.BlockerChapter != x.c.Name {
 			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), Cmd+" check "+x.c.Number()+" "+fmt.Sprint(e.ID))
@@ -538,24 +540,30 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 	return ErrNotAllPass
 }
 
-// runsNote names the other exercises whose code a failing scenario runs:
-// the divergence may be in any of them.
-func (r *Runner) runsNote(e progress.Exercise) {
-	var others []string
-	for _, id := range e.Runs {
-		if id != e.ID {
-			others = append(others, fmt.Sprint(id))
+// blameNote says, under a failure's report, whose code it is put on and
+// that exercise's hint: the runner finds the exercise whose code made the
+// check fail, which need not be the one the check is tagged with.
+func (r *Runner) blameNote(x *result, e progress.Exercise) {
+	where := fmt.Sprintf("Exercise %d (%s): %s", e.ID, exerciseFile(x.c, e.Exercise), strings.TrimSuffix(e.Title, "."))
+	if e.Located {
+		where += ". The failure comes from your code of it: with the reference's in its place, or by the frames above, this check passes."
+	} else if others := without(e.Runs, e.ID); len(others) > 0 {
+		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",
+			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
+	}
+	r.say("  Blame:    ", where)
+	r.say("  Hint:     ", e.Hint)
+}
+
+// without is ids less id.
+func without(ids []int, id int) []int {
+	var out []int
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
 		}
 	}
-	if len(others) == 0 {
-		return
-	}
-	list := strings.Join(others, ", ")
-	if n := len(others); n > 1 {
-		list = strings.Join(others[:n-1], ", ") + " and " + others[n-1]
-	}
-	r.say("  ", fmt.Sprintf("This scenario also runs your code of exercise%s %s: if they pass on their own, the divergence is most likely in exercise %d.",
-		map[bool]string{true: "s", false: ""}[len(others) > 1], list, e.ID))
+	return out
 }
 
 func (r *Runner) nextExercise(x *result, e progress.Exercise) {

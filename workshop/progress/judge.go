@@ -33,12 +33,11 @@ type outcome struct {
 	// race's two accesses and a stuck goroutine's wait are only suspects
 	// (the lock missing may be on either side; the Unlock missing is not
 	// where the others wait).
-	proof         bool
-	race          bool // a race report is part of its evidence
-	culprit       int  // the exercise whose code made it diverge, once known
-	located       bool // culprit was proved (frames, one candidate, or a swap)
-	notRun        bool // it never ran: the binary stopped before it
-	stoppedBinary bool // its stub's panic stopped the binary
+	proof   bool
+	race    bool // a race report is part of its evidence
+	culprit int  // the exercise whose code made it diverge, once known
+	located bool // culprit was proved (frames, one candidate, or a swap)
+	notRun  bool // it never ran: the binary stopped before it
 }
 
 // LeakCheck is the name a leak is judged under: goroutines your code left
@@ -132,7 +131,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		crash = res.Crash
 	}
 	if m := crashNotDone.FindStringSubmatch(crash); m != nil {
-		o.stubChapter, o.stub, o.stoppedBinary = m[1], atoi(m[2]), true
+		o.stubChapter, o.stub = m[1], atoi(m[2])
 		o.report = crashReport(k.s.translate(cleanReport(output)), m[1], m[2], ran)
 		return o
 	}

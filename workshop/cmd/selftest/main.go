@@ -21,7 +21,7 @@
 // reference code inside exercise regions, per track, and fails when core
 // and deep together cover less than -min percent of a chapter.
 //
-//	go run ./workshop/cmd/selftest [-record | -coverage [-min 60]] [-run REGEXP] [chapter ...]
+//	go run ./workshop/cmd/selftest [-record | -tables | -coverage [-min 60]] [-run REGEXP] [chapter ...]
 package main
 
 import (
@@ -53,6 +53,7 @@ type check struct {
 func main() {
 	coverage := flag.Bool("coverage", false, "print each chapter's share of code inside exercise regions, per track, instead of testing")
 	record := flag.Bool("record", false, "measure and write each chapter's testdata/blame.txt instead of checking it")
+	tables := flag.Bool("tables", false, "rewrite each chapter doc's exercise table from its blame file, without running anything")
 	only := flag.String("run", "", "run only the checks whose name matches this regular expression")
 	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
 	flag.Parse()
@@ -63,6 +64,14 @@ func main() {
 	list, err := chapters.Find(root, flag.Args()...)
 	if err != nil {
 		fail(err)
+	}
+	if *tables {
+		for _, c := range list {
+			if err := writeDocTable(c); err != nil {
+				fail(err)
+			}
+		}
+		return
 	}
 	if *coverage {
 		if !printCoverage(list, *least) {

@@ -106,20 +106,36 @@ func main() {
 		}
 	}
 	started := time.Now()
-	results, took := runAll(checks, waits, 2, 2)
+	// Each result is printed as it comes, so a long run shows how far it
+	// got; the failures are repeated at the end.
+	var printing sync.Mutex
+	show := func(name, result string) {
+		printing.Lock()
+		defer printing.Unlock()
+		if result == "" {
+			fmt.Printf("ok   %s\n", name)
+			return
+		}
+		fmt.Printf("FAIL %s\n     %s\n", name, strings.ReplaceAll(result, "\n", "\n     "))
+	}
+	results, took := runAll(checks, waits, 2, 2, func(i int, result string) { show(checks[i].name, result) })
 	for _, b := range blames {
 		checks = append(checks, check{name: b.c.Name + ": " + b.what()})
 		results = append(results, b.finish())
+		show(checks[len(checks)-1].name, results[len(results)-1])
 	}
 	passed, failed := 0, 0
+	var failures []string
 	for i, c := range checks {
 		if results[i] == "" {
 			passed++
-			fmt.Printf("ok   %s\n", c.name)
 			continue
 		}
 		failed++
-		fmt.Printf("FAIL %s\n     %s\n", c.name, strings.ReplaceAll(results[i], "\n", "\n     "))
+		failures = append(failures, c.name)
+	}
+	if len(failures) > 0 {
+		fmt.Printf("failed:   %s\n", strings.Join(failures, "\n          "))
 	}
 	fmt.Printf("slowest:  %s\n", slowest(checks, took, 3))
 	fmt.Printf("selftest: %d passed, %d failed in %s\n", passed, failed, time.Since(started).Round(time.Second))
@@ -169,7 +185,7 @@ func fail(err error) {
 // compute on cpu workers, and those that mostly wait (on a real clock) on
 // waiting workers of their own, so they wait beside the others instead of
 // after them. A waiting worker with nothing left to wait for computes.
-func runAll(checks []check, waits []bool, cpu, waiting int) ([]string, []time.Duration) {
+func runAll(checks []check, waits []bool, cpu, waiting int, done func(i int, result string)) ([]string, []time.Duration) {
 	results := make([]string, len(checks))
 	took := make([]time.Duration, len(checks))
 	computes, waiters := make(chan int), make(chan int)
@@ -179,6 +195,7 @@ func runAll(checks []check, waits []bool, cpu, waiting int) ([]string, []time.Du
 				start := time.Now()
 				results[i] = checks[i].run()
 				took[i] = time.Since(start)
+				done(i, results[i])
 			}
 		}
 	}

@@ -228,6 +228,32 @@ func checksByExercise(chapterDir string, res *gotest.Result, blame Blame) (map[i
 	return tagged, nil
 }
 
+// judging lists the checks that can judge exercise id: the scenario files
+// tagged with it, and every test whose blame line names it. Nil when the
+// blame file knows no test of it (then every test runs).
+func judging(chapterDir string, blame Blame, id int) ([]string, error) {
+	tags, err := ScenarioTags(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	var tests []string
+	for t, ids := range tags {
+		if slices.Contains(ids, id) {
+			tests = append(tests, t)
+		}
+	}
+	for t, ids := range blame {
+		if slices.Contains(ids, id) && !slices.Contains(tests, t) {
+			tests = append(tests, t)
+		}
+	}
+	sort.Strings(tests)
+	if len(tests) == 0 {
+		return nil, nil
+	}
+	return tests, nil
+}
+
 // culprits finds, for every check that diverged, the exercise whose code
 // made it diverge. The stack frames of a panic, a race, a stuck goroutine
 // or a leak name it. Else, when the check runs the code of one exercise

@@ -66,6 +66,9 @@ type Chapter struct {
 	// Tests maps each scenario and stress test (its full test name) to
 	// whether it passed.
 	Tests map[string]bool
+	// Only is Options.Only: when not 0, only that exercise's result is
+	// whole; the others' checks mostly did not run.
+	Only int
 }
 
 // Done counts the exercises that pass.
@@ -112,6 +115,10 @@ type Options struct {
 	// are the reference but for one planted bug, and the search for its
 	// exercise must be proved on all the suspects a learner's copy has.
 	EverySuspect bool
+	// Only, when not 0, runs just the checks that can judge that
+	// exercise: those tagged with it, and those whose blame line names it
+	// (they run its code). The other exercises' results are then partial.
+	Only int
 	// Say, if set, hears what the check is doing as it starts each part
 	// (building, running, finding whose code diverged), and every few
 	// seconds how far the run got: a check is never silent for long.
@@ -160,7 +167,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if opts.Race {
 		flags = append(flags, "-race")
 	}
-	out := &Chapter{Chapter: c}
+	out := &Chapter{Chapter: c, Only: opts.Only}
 	opts.say("building the tests with your copy%s", map[bool]string{true: ", under the race detector (the first time takes minutes)"}[opts.Race])
 	bin, build, err := gotest.Build(c.Dir, s.files, flags...)
 	if err != nil {
@@ -175,13 +182,19 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	defer bin.Remove()
 	quiet := quietFor(c.RealClock())
-	opts.say("running the tests")
-	bin.OnTest = opts.counter()
-	res, err := runTests(bin, env, quiet, nil)
+	blame, err := LoadBlame(c.Dir)
 	if err != nil {
 		return nil, err
 	}
-	blame, err := LoadBlame(c.Dir)
+	var only []string
+	if opts.Only > 0 {
+		if only, err = judging(c.Dir, blame, opts.Only); err != nil {
+			return nil, err
+		}
+	}
+	opts.say("running the tests")
+	bin.OnTest = opts.counter()
+	res, err := runTests(bin, env, quiet, only)
 	if err != nil {
 		return nil, err
 	}

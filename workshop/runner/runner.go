@@ -217,10 +217,10 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // r.Mine is set.
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
-func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool) (*progress.Chapter, error) {
+func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, error) {
 	// Every chapter has locks or goroutines: a data race is a bug in any
 	// of them, so your copy always runs under the detector.
-	opts := progress.Options{Race: true, OffTrack: offTrack, Say: r.sayProgress(c)}
+	opts := progress.Options{Race: true, OffTrack: offTrack, Say: r.sayProgress(c), Only: only}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {

@@ -104,7 +104,11 @@ func (x *result) find(id int) (progress.Exercise, bool) {
 
 // check runs one chapter and works out which exercises you have not
 // touched yet.
-func (r *Runner) check(c chapters.Chapter) (*result, error) {
+func (r *Runner) check(c chapters.Chapter) (*result, error) { return r.checkOnly(c, 0) }
+
+// checkOnly is check that, for only > 0, runs just the tests that can
+// judge that exercise: those tagged with it and those that run its code.
+func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	list, err := exgen.Exercises(c.Dir)
 	if err != nil {
 		return nil, err
@@ -136,7 +140,7 @@ func (r *Runner) check(c chapters.Chapter) (*result, error) {
 	for _, e := range list {
 		off[e.ID] = !deep && e.Track == exgen.TrackDeep
 	}
-	res, err := r.run(c, func(id int) bool { return off[id] })
+	res, err := r.run(c, func(id int) bool { return off[id] }, only)
 	if err != nil {
 		return nil, err
 	}
@@ -256,8 +260,12 @@ func (r *Runner) announce(x *result) {
 	s := LoadState(r.Root)
 	before, seen := s.Passed[x.c.Name]
 	var now []int
+	if x.res.Only > 0 {
+		// Only one exercise's checks ran: the others keep what they had.
+		now = slices.DeleteFunc(slices.Clone(before), func(id int) bool { return id == x.res.Only })
+	}
 	for _, e := range x.res.Exercises {
-		if e.Status != progress.Pass {
+		if e.Status != progress.Pass || x.res.Only > 0 && e.ID != x.res.Only {
 			continue
 		}
 		now = append(now, e.ID)
@@ -265,6 +273,7 @@ func (r *Runner) announce(x *result) {
 			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
 		}
 	}
+	slices.Sort(now)
 	s.Passed[x.c.Name] = now
 	_ = s.Save(r.Root) // a convenience: not worth stopping for
 }
@@ -400,7 +409,7 @@ func (r *Runner) Check(chapter string, id int) error {
 			return err
 		}
 	}
-	x, err := r.check(c)
+	x, err := r.checkOnly(c, id)
 	if err != nil {
 		return err
 	}
@@ -420,7 +429,12 @@ func (r *Runner) Check(chapter string, id int) error {
 	if r.Mine {
 		r.mineWarning(c)
 	}
-	r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+	if x.res.Only > 0 {
+		// Only this exercise's checks ran: no count of the others.
+		r.printf("%s, exercise %d alone (check %s shows them all):\n\n", c.Name, id, c.Number())
+	} else {
+		r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+	}
 	r.announce(x)
 	for _, e := range x.res.Exercises {
 		if id == 0 || e.ID == id {

@@ -100,17 +100,7 @@ func (k *code) stuck(test, output, dump string, quiet string) (string, []int) {
 		where = fmt.Sprintf("the step at %s:%s", filepath.Base(last[1]), last[2])
 	}
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
-	var owners []int
-	shown := 0
-	for _, g := range parseDump(dump) {
-		mine := k.yours(g.frames)
-		if len(mine) == 0 || shown == 4 {
-			continue
-		}
-		shown++
-		fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
-		owners = append(owners, k.owners(mine)...)
-	}
+	shown, owners := k.waiting(&b, parseDump(dump))
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
 			"          code should have done (closed a channel, returned, called back).\n")
@@ -133,15 +123,12 @@ func (k *code) crashed(crash, dump string) (string, []int) {
 		}
 		fmt.Fprintf(&b, "          at %s\n", k.where(f))
 	}
+	owners := k.owners(mine)
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
-		for _, g := range gs[1:] {
-			if m := k.yours(g.frames); len(m) > 0 {
-				fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(m[0]), waits(g.state))
-				mine = append(mine, m...)
-			}
-		}
+		_, waiters := k.waiting(&b, gs[1:])
+		owners = append(owners, waiters...)
 	}
-	return b.String(), k.owners(mine)
+	return b.String(), owners
 }
 
 // raced explains the race detector's reports in a test's output.
@@ -171,22 +158,28 @@ func (k *code) raced(output string) (string, []int) {
 	return b.String(), owners
 }
 
-// leaked explains goroutines left running after every test passed.
-func (k *code) leaked(leak string) (string, []int) {
-	var b strings.Builder
-	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
-		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
-	var owners []int
-	shown := 0
-	for _, g := range parseDump(leak) {
+// waiting writes, for up to four goroutines in your code, where each is
+// and what it waits for; it returns how many it wrote and the exercises
+// of their frames.
+func (k *code) waiting(b *strings.Builder, gs []goroutine) (shown int, owners []int) {
+	for _, g := range gs {
 		mine := k.yours(g.frames)
 		if len(mine) == 0 || shown == 4 {
 			continue
 		}
 		shown++
-		fmt.Fprintf(&b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		fmt.Fprintf(b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
 		owners = append(owners, k.owners(mine)...)
 	}
+	return shown, owners
+}
+
+// leaked explains goroutines left running after every test passed.
+func (k *code) leaked(leak string) (string, []int) {
+	var b strings.Builder
+	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
+		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
+	_, owners := k.waiting(&b, parseDump(leak))
 	return b.String(), owners
 }
 

@@ -162,7 +162,9 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 	}
 	test := exec.Command(b.Path, args...)
 	test.Dir = b.Dir
-	test.Env = append(os.Environ(), env...)
+	// Every goroutine's stack on a crash or a SIGQUIT: where your code
+	// waits is in another goroutine than the one that panicked.
+	test.Env = append(append(os.Environ(), "GOTRACEBACK=all"), env...)
 	raw, err := test.StdoutPipe()
 	if err != nil {
 		return nil, err

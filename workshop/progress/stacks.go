@@ -21,7 +21,7 @@ type goroutine struct {
 }
 
 var (
-	goroutineHeader = regexp.MustCompile(`^goroutine \d+ (?:gp=\S+ m=\S+ mp=\S+ )?\[([^\],]+)[^\]]*\]:?$`)
+	goroutineHeader = regexp.MustCompile(`^goroutine \d+(?: \w+=\S+)* \[([^\],]+)[^\]]*\]:?$`)
 	fileLine        = regexp.MustCompile(`^\s*(/\S+\.go|\S+\.go):(\d+)`)
 )
 

@@ -1,0 +1,127 @@
+package progress
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+// A race report as go test -race prints it (one from a real run, with
+// the paths of a chapter).
+const raceReport = `==================
+WARNING: DATA RACE
+Write at 0x00c000108600 by goroutine 9:
+  runtime.mapassign_faststr()
+      /usr/local/go/src/internal/runtime/maps/runtime_faststr.go:196 +0x0
+  example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update()
+      /w/03-indexer/store.go:57 +0x53
+  example.com/walkthrough/03-indexer.(*cache).Update.func1()
+      /w/03-indexer/indexer.go:88 +0xe
+
+Previous read at 0x00c000108600 by goroutine 10:
+  example.com/walkthrough/03-indexer.(*ThreadSafeStore).List()
+      /w/03-indexer/store.go:97 +0x53
+
+Goroutine 9 (running) created at:
+  sync.(*WaitGroup).Go()
+      /usr/local/go/src/sync/waitgroup.go:238 +0x72
+==================
+`
+
+// A goroutine dump as SIGQUIT makes the runtime print it.
+const dump = `SIGQUIT: quit
+PC=0x4735e1 m=0 sigcode=0
+
+goroutine 7 gp=0xc000102a80 m=nil [sync.Mutex.Lock, 1 minutes]:
+sync.runtime_SemacquireMutex(0xc0000a0e28?, 0x0?, 0x0?)
+	/usr/local/go/src/runtime/sema.go:95 +0x25
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Get(0xc0000a0e00, {0x8c3a5e, 0x4})
+	/w/03-indexer/store.go:94 +0x4e
+created by example.com/walkthrough/03-indexer_test.TestX in goroutine 6
+	/w/03-indexer/x_test.go:20 +0x9a
+
+goroutine 8 [chan receive]:
+example.com/walkthrough/workshop/scenario.play()
+	/w/workshop/scenario/run.go:10 +0x1
+`
+
+func testCode() *code {
+	s := &standIn{dir: "/w/03-indexer", yours: map[string]string{
+		"/w/03-indexer/store.go":   "03-indexer/exercise/store.go",
+		"/w/03-indexer/indexer.go": "03-indexer/exercise/indexer.go",
+	}}
+	return &code{s: s, pkg: "example.com/walkthrough/03-indexer", funcs: map[string]int{
+		"ThreadSafeStore.Update": 3, "ThreadSafeStore.List": 6, "ThreadSafeStore.Get": 3, "cache.Update": 3,
+	}}
+}
+
+func TestRaceReportNamesYourCode(t *testing.T) {
+	k := testCode()
+	text, owners := k.raced(raceReport)
+	for _, want := range []string{
+		"write at 03-indexer/exercise/store.go:57 in ThreadSafeStore.Update (exercise 3)",
+		"previous read at 03-indexer/exercise/store.go:97 in ThreadSafeStore.List (exercise 6)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("race reason lacks %q:\n%s", want, text)
+		}
+	}
+	if !slices.Equal(owners, []int{3, 6}) {
+		t.Errorf("owners = %v, want [3 6]", owners)
+	}
+}
+
+func TestStuckSaysWhereYourGoroutinesWait(t *testing.T) {
+	k := testCode()
+	text, owners := k.stuck("TestScenarios/x", "03-indexer/testdata/scenarios/x.txt:12:\nadd\n", dump, "15s")
+	for _, want := range []string{
+		"the step at x.txt:12 made no progress for 15s",
+		"A goroutine at 03-indexer/exercise/store.go:94 in ThreadSafeStore.Get (exercise 3)",
+		"waits for a lock",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stuck reason lacks %q:\n%s", want, text)
+		}
+	}
+	if strings.Contains(text, "scenario/run.go") {
+		t.Errorf("stuck reason shows the harness's goroutine:\n%s", text)
+	}
+	if !slices.Equal(owners, []int{3}) {
+		t.Errorf("owners = %v, want [3]", owners)
+	}
+}
+
+func TestFuncKey(t *testing.T) {
+	const pkg = "example.com/walkthrough/05-workqueue"
+	for fn, want := range map[string]string{
+		pkg + ".(*Typed[...]).Get":                       "Typed.Get",
+		pkg + ".(*delayingQueue[...]).waitingLoop.func1": "delayingQueue.waitingLoop",
+		pkg + ".NewTyped[...].gowrap1":                   "NewTyped",
+		pkg + ".newQueue":                                "newQueue",
+		"example.com/walkthrough/03-indexer.Get":         "",
+	} {
+		if got := funcKey(fn, pkg); got != want {
+			t.Errorf("funcKey(%q) = %q, want %q", fn, got, want)
+		}
+	}
+}
+
+func TestPatterns(t *testing.T) {
+	got := runPattern([]string{"TestScenarios/a.b", "TestStress/exercise-3/no-loss", "FuzzIndexer", "TestScenarios/c"})
+	want := `^FuzzIndexer$|^TestScenarios$/^(a\.b|c)$|^TestStress$/^exercise-3$/^no-loss$`
+	if got != want {
+		t.Errorf("runPattern = %s\nwant          %s", got, want)
+	}
+	if got := skipPattern([]string{"TestE2E", "TestScenarios/a"}); got != `^TestE2E|^TestScenarios$/^(a)$` {
+		t.Errorf("skipPattern = %s", got)
+	}
+}
+
+func TestTranslateNamesYourFiles(t *testing.T) {
+	k := testCode()
+	got := k.s.translate("./store.go:12:3: undefined: x\n/w/03-indexer/indexer.go:4 +0x1")
+	want := "03-indexer/exercise/store.go:12:3: undefined: x\n03-indexer/exercise/indexer.go:4 +0x1"
+	if got != want {
+		t.Errorf("translate:\n got %q\nwant %q", got, want)
+	}
+}

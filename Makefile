@@ -14,7 +14,7 @@ CONCURRENT := $(filter 01-% 02-% 04-% 05-% 06-%,$(CHAPTERS))
 CH       ?=
 chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(CHAPTERS)))
 
-.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check golden bench fuzz check-format vet selftest coverage workshop
+.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check transcripts golden bench fuzz check-format vet selftest coverage workshop
 
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -50,6 +50,13 @@ exercises:
 
 exercises-check:
 	@go run ./workshop/cmd/exgen -check
+
+# A maintainer's command, kept off `make help`: replay the story of
+# docs/workshop.md's transcripts on a copy of the repository (several
+# minutes: every check is a real go test) and rewrite them, with the sum
+# of their inputs that TestTranscriptsFresh compares.
+transcripts:
+	go run ./workshop/cmd/transcripts
 
 # Chapter 06's code-generator output must match what `make generate` writes.
 generated-check:

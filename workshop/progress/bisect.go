@@ -80,6 +80,10 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 		}
 		return a > b
 	})
+	// Stuck checks cost their wait each time they run: a few of them
+	// settle the search as well as all, and the rest follow the first
+	// with the same suspects.
+	quiet = quiet / 3
 	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags}
 	return sw.locate(outcomes, suspects, open, false)
 }

@@ -56,7 +56,14 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, only []stri
 		if len(only) > 0 {
 			args = append(args, "-run", runPattern(only))
 		}
-		res, err := bin.Run(env, quiet, args...)
+		// Once a test got stuck, the code under test is known to hang:
+		// the next ones are given less time before they count as stuck
+		// too, so a lock never released costs seconds per test, not 15.
+		wait := quiet
+		if len(all.Stuck) > 0 {
+			wait = quiet / 3
+		}
+		res, err := bin.Run(env, wait, args...)
 		if err != nil {
 			return nil, err
 		}

@@ -85,7 +85,22 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// with the same suspects.
 	quiet = quiet / 3
 	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags}
-	return sw.locate(outcomes, suspects, open, false)
+	const few = 6
+	if len(open) <= few {
+		return sw.locate(outcomes, suspects, open, false)
+	}
+	if err := sw.locate(outcomes, suspects, open[:few], false); err != nil {
+		return err
+	}
+	for _, t := range open[few:] {
+		for _, settled := range open[:few] {
+			if o := outcomes[settled]; o.located && slices.Equal(candidates[t], candidates[settled]) {
+				outcomes[t].culprit, outcomes[t].located = o.culprit, true
+				break
+			}
+		}
+	}
+	return nil
 }
 
 // locate settles checks among suspects, the likeliest first; proved says

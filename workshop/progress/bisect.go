@@ -151,7 +151,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, err
 	}
 	defer bin.Remove()
-	res, err := runTests(bin, sw.env, sw.quiet, checks)
+	res, err := runTests(bin, sw.env, sw.quiet, runPattern(checks))
 	if err != nil {
 		return nil, nil, false, err
 	}

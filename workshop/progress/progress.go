@@ -115,6 +115,8 @@ type Options struct {
 	// are the reference but for one planted bug, and the search for its
 	// exercise must be proved on all the suspects a learner's copy has.
 	EverySuspect bool
+	// Focus, if set, is a -run pattern: only the tests it matches run.
+	Focus string
 	// Only, when not 0, runs just the checks that can judge that
 	// exercise: those tagged with it, and those whose blame line names it
 	// (they run its code). The other exercises' results are then partial.
@@ -186,15 +188,19 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	var only []string
+	run := opts.Focus
 	if opts.Only > 0 {
-		if only, err = judging(c.Dir, blame, opts.Only); err != nil {
+		only, err := judging(c.Dir, blame, opts.Only)
+		if err != nil {
 			return nil, err
+		}
+		if len(only) > 0 {
+			run = runPattern(only)
 		}
 	}
 	opts.say("running the tests")
 	bin.OnTest = opts.counter()
-	res, err := runTests(bin, env, quiet, only)
+	res, err := runTests(bin, env, quiet, run)
 	if err != nil {
 		return nil, err
 	}

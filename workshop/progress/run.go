@@ -43,7 +43,7 @@ func quietFor(realClock bool) time.Duration {
 // later test without a result; so the binary runs again, skipping each
 // test that has one, until a run ends without a crash or gets no further.
 // Every check is then judged on its own, whatever crashed before it.
-func runTests(bin *gotest.Binary, env []string, quiet time.Duration, only []string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{},
@@ -53,8 +53,8 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, only []stri
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
 		args := []string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}
-		if len(only) > 0 {
-			args = append(args, "-run", runPattern(only))
+		if run != "" {
+			args = append(args, "-run", run)
 		}
 		// Once a test got stuck, the code under test is known to hang:
 		// the next ones are given less time before they count as stuck

@@ -55,7 +55,7 @@ func (b *blameRun) failed(id int, tests map[string]bool) {
 	defer b.mu.Unlock()
 	b.missing = slices.DeleteFunc(b.missing, func(n int) bool { return n == id })
 	for test, passed := range tests {
-		if !progress.IsCheck(test) {
+		if !demanded(test) {
 			continue
 		}
 		b.tests[test] = true
@@ -96,12 +96,6 @@ func (b *blameRun) finish() string {
 		}
 	} else {
 		for _, test := range sortedKeys(b.measure, b.file) {
-			if _, recorded := b.file[test]; !recorded && !demanded(test) {
-				// A plain test (not a scenario or stress test) joins the
-				// file when it is next recorded; until then the runner
-				// judges it under every suspect.
-				continue
-			}
 			got, want := b.measure[test], b.file[test]
 			if !slices.Equal(got, want) {
 				wrong = append(wrong, fmt.Sprintf("%s: stubbing exercises %v alone fails it; the file says %v", test, got, want))
@@ -121,8 +115,11 @@ func (b *blameRun) finish() string {
 	return strings.Join(wrong, "\n")
 }
 
-// demanded reports whether the blame file must name test: every scenario
-// and stress test must; a plain test must once it is recorded.
+// demanded reports whether the blame file names test: every scenario and
+// stress test. A plain test is not measured: the copies selftest checks
+// run the scenarios and stress tests alone (see runCopy), and the runner
+// finds whose code a plain test's failure comes from by its frames or by
+// swapping suspects.
 func demanded(test string) bool {
 	_, stress := scenario.StressExercise(test)
 	return stress || strings.HasPrefix(test, "TestScenarios/")

@@ -192,29 +192,33 @@ func (k *code) withReference(ids []int, gen, stubs map[string][]byte) (map[strin
 }
 
 // asReference says, per exercise, whether your code of it is the
-// reference's, bodies compared without regard to spacing.
-func (k *code) asReference(exercises []exgen.Exercise) (map[int]bool, error) {
+// reference's, and whether it is still the generated stub, bodies
+// compared without regard to spacing.
+func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bool, err error) {
 	gen, err := exgen.Generate(k.s.dir, func(int) bool { return false })
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	stubs, err := exgen.Generate(k.s.dir, exgen.StubAll)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	same := map[int]bool{}
+	same, stubbed = map[int]bool{}, map[int]bool{}
 	for _, e := range exercises {
 		parts, err := exgen.ExerciseParts(stubs, e.ID)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		same[e.ID] = len(parts) > 0
+		same[e.ID], stubbed[e.ID] = len(parts) > 0, len(parts) > 0
 		for name, keys := range parts {
 			mine := k.s.files[filepath.Base(name)]
 			if mine == nil || !exgen.Untouched(mine, gen[name], keys) {
 				same[e.ID] = false
 			}
+			if mine == nil || !exgen.Untouched(mine, stubs[name], keys) {
+				stubbed[e.ID] = false
+			}
 		}
 	}
-	return same, nil
+	return same, stubbed, nil
 }

@@ -227,7 +227,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	// A suspect is an exercise whose code may have diverged: on your
 	// track, or off it but changed; never one that is the reference's to
 	// the letter.
-	same, err := k.asReference(exercises)
+	same, stubbed, err := k.asReference(exercises)
 	if err != nil {
 		return nil, err
 	}
@@ -238,7 +238,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 		return true
 	}
-	if err := k.culprits(outcomes, blame, tagged, onTrack, suspect, env, quiet, flags); err != nil {
+	if err := k.culprits(outcomes, blame, tagged, onTrack, suspect, func(id int) bool { return stubbed[id] }, env, quiet, flags); err != nil {
 		return nil, err
 	}
 	out.Tests = res.Passed

@@ -23,7 +23,7 @@ demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API 
 	@$(MAKE) --no-print-directory demo-run
 
 test: check-format vet exercises-check generated-check coverage ## Everything CI checks: format, vet, exercises, exercise coverage, -race tests on reference and client-go, tests of the tests.
-	go test -race -count=1 $(filter-out $(foreach c,$(CONCURRENT),./$(c)/...),$(PKGS))
+	go test -race -count=1 -timeout=30m $(filter-out $(foreach c,$(CONCURRENT),./$(c)/...),$(PKGS))
 	go test -race -count=3 $(foreach c,$(CONCURRENT),./$(c)/...)
 	WALKTHROUGH_IMPL=client-go go test -count=1 -run '^TestScenarios$$' $(PKGS)
 	go run ./workshop/cmd/selftest

@@ -117,6 +117,10 @@ type Options struct {
 	EverySuspect bool
 	// Focus, if set, is a -run pattern: only the tests it matches run.
 	Focus string
+	// FailFast starts no test after the first that fails: enough for the
+	// tests of the tests, which ask whether a planted bug is caught and
+	// put on its exercise, not for a learner, who is shown every failure.
+	FailFast bool
 	// Only, when not 0, runs just the checks that can judge that
 	// exercise: those tagged with it, and those whose blame line names it
 	// (they run its code). The other exercises' results are then partial.
@@ -200,7 +204,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	opts.say("running the tests")
 	bin.OnTest = opts.counter()
-	res, err := runTests(bin, env, quiet, run)
+	extra := []string{}
+	if opts.FailFast {
+		extra = append(extra, "-failfast")
+	}
+	res, err := runTests(bin, env, quiet, run, extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -43,7 +43,7 @@ func quietFor(realClock bool) time.Duration {
 // later test without a result; so the binary runs again, skipping each
 // test that has one, until a run ends without a crash or gets no further.
 // Every check is then judged on its own, whatever crashed before it.
-func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{},
@@ -52,7 +52,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string)
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
-		args := []string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}
+		args := append([]string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}, flags...)
 		if run != "" {
 			args = append(args, "-run", run)
 		}

@@ -473,9 +473,9 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant) string {
 	// makes the build and the run several times slower. A bug only a race
 	// shows (a lock left out) is checked again under it, as the runner
 	// always checks.
-	res, err := progress.CheckWith(c, progress.Options{Files: files, EverySuspect: true})
+	res, err := progress.CheckWith(c, progress.Options{Files: files, EverySuspect: true, FailFast: true})
 	if err == nil && res.Build == "" && res.Done() == len(res.Exercises) {
-		res, err = progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: true})
+		res, err = progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: true, FailFast: true})
 	}
 	if err != nil {
 		return err.Error()

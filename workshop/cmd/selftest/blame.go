@@ -96,6 +96,9 @@ func (b *blameRun) finish() string {
 		}
 	} else {
 		for _, test := range sortedKeys(b.measure, b.file) {
+			if !demanded(test) {
+				continue // not measured here (see demanded)
+			}
 			got, want := b.measure[test], b.file[test]
 			if !slices.Equal(got, want) {
 				wrong = append(wrong, fmt.Sprintf("%s: stubbing exercises %v alone fails it; the file says %v", test, got, want))

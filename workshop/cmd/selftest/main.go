@@ -451,7 +451,12 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	// A mutant may hang a test that runs in real time (an Example): a
 	// timeout fails it, which is a catch, if a slow one. One failing test
 	// is a catch, so -failfast starts no test after it.
-	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, "-timeout=3m", "-vet=off", "-failfast", "-skip", "^TestE2E", ".")
+	args := []string{"-timeout=3m", "-vet=off", "-failfast", "-skip", "^TestE2E", "."}
+	res, err := gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, args...)
+	if err == nil && res.Build == "" && res.OK {
+		// A lock left out shows only to the race detector.
+		res, err = gotest.Run(c.Dir, []string{scenario.EnvImpl + "=" + scenario.Reference}, files, append([]string{"-race"}, args...)...)
+	}
 	if err != nil {
 		return err.Error()
 	}

@@ -259,6 +259,8 @@ func Play(root string, log io.Writer, done func(texts map[string]string)) (map[s
 		if s.output != "" {
 			text = s.output
 		}
+		// Paths in the temporary copy read as paths in the repository.
+		text = strings.ReplaceAll(text, tmp+string(filepath.Separator), "")
 		texts[step.Name] = "$ " + runner.Cmd + " " + step.Args + "\n" + trimLines(text)
 		if done != nil {
 			done(texts)

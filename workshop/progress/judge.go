@@ -137,8 +137,9 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	var b strings.Builder
 	said := false // a reason is written, beyond the test's name
-	if loc := stepReport.FindStringIndex(output); loc != nil {
-		b.WriteString(strings.TrimRight(k.s.translate(cleanReport(output[loc[0]:])), "\n") + "\n")
+	if cleaned := cleanReport(output); stepReport.MatchString(cleaned) {
+		loc := stepReport.FindStringIndex(cleaned)
+		b.WriteString(strings.TrimRight(k.s.translate(cleaned[loc[0]:]), "\n") + "\n")
 		said = true
 	} else if test != LeakCheck {
 		b.WriteString(k.testLine(test))

@@ -54,6 +54,10 @@ var ErrNotAllPass = errors.New("not every exercise passes")
 type Runner struct {
 	Root string    // the workspace root, where go.work is
 	Out  io.Writer // where the runner talks to you
+	// Race builds your copy's tests under the race detector (New sets
+	// it: every chapter has locks or goroutines). The runner's own tests
+	// leave it off for speed; selftest proves the race checks.
+	Race bool
 	// Progress, if set, hears what a check is doing while it runs
 	// (standard error, in New): a check is never silent for more than a
 	// few seconds.
@@ -88,6 +92,7 @@ func New(root string) *Runner {
 	return &Runner{
 		Root:     root,
 		Out:      os.Stdout,
+		Race:     true,
 		Progress: os.Stderr,
 		In:       os.Stdin,
 		Color:    term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
@@ -218,9 +223,7 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
 func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, error) {
-	// Every chapter has locks or goroutines: a data race is a bug in any
-	// of them, so your copy always runs under the detector.
-	opts := progress.Options{Race: true, OffTrack: offTrack, Say: r.sayProgress(c), Only: only}
+	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {

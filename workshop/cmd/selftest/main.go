@@ -97,7 +97,9 @@ func main() {
 				fail(err)
 			}
 			cs = slices.DeleteFunc(cs, func(c check) bool { return !re.MatchString(c.name) })
-			b = nil // the blame file is checked only by a whole run
+			if !*record {
+				b = nil // the blame file is checked only by a whole run
+			}
 		}
 		checks = append(checks, cs...)
 		for range cs {

@@ -125,7 +125,8 @@ func (b *blameRun) finish() string {
 // swapping suspects.
 func demanded(test string) bool {
 	_, stress := scenario.StressExercise(test)
-	return stress || strings.HasPrefix(test, "TestScenarios/")
+	file, isScenario := strings.CutPrefix(test, "TestScenarios/")
+	return stress || isScenario && !strings.Contains(file, "/")
 }
 
 // sortedKeys lists the tests either blame names, sorted.

@@ -34,14 +34,7 @@ type swapper struct {
 // builds, however the suspects are ordered; the likeliest go first, so
 // that a last suspect left alone is usually right even unproved.
 func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string) error {
-	gen, err := exgen.Generate(k.s.dir, func(int) bool { return false })
-	if err != nil {
-		return err
-	}
-	stubs, err := exgen.Generate(k.s.dir, exgen.StubAll)
-	if err != nil {
-		return err
-	}
+	gen, stubs := k.done, k.stubs
 	named := map[int]bool{} // exercises the open checks' frames point at
 	race := false
 	count := map[int]int{}
@@ -195,14 +188,7 @@ func (k *code) withReference(ids []int, gen, stubs map[string][]byte) (map[strin
 // reference's, and whether it is still the generated stub, bodies
 // compared without regard to spacing.
 func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bool, err error) {
-	gen, err := exgen.Generate(k.s.dir, func(int) bool { return false })
-	if err != nil {
-		return nil, nil, err
-	}
-	stubs, err := exgen.Generate(k.s.dir, exgen.StubAll)
-	if err != nil {
-		return nil, nil, err
-	}
+	gen, stubs := k.done, k.stubs
 	same, stubbed = map[int]bool{}, map[int]bool{}
 	for _, e := range exercises {
 		parts, err := exgen.ExerciseParts(stubs, e.ID)

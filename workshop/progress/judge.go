@@ -67,6 +67,10 @@ func newCode(c chapters.Chapter, s *standIn) (*code, error) {
 	if err != nil {
 		return nil, err
 	}
+	done, err := exgen.Generate(c.Dir, func(int) bool { return false })
+	if err != nil {
+		return nil, err
+	}
 	exercises, err := exgen.Exercises(c.Dir)
 	if err != nil {
 		return nil, err
@@ -83,7 +87,7 @@ func newCode(c chapters.Chapter, s *standIn) (*code, error) {
 			}
 		}
 	}
-	return &code{s: s, pkg: pkg, funcs: funcs}, nil
+	return &code{s: s, pkg: pkg, funcs: funcs, done: done, stubs: gen}, nil
 }
 
 // outcomes reads every failing check of a run (and a leak, if every test

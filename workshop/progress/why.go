@@ -19,6 +19,9 @@ type code struct {
 	pkg   string         // the chapter's import path
 	funcs map[string]int // function key ("threadSafeMap.Update") → exercise
 	say   func(format string, args ...any)
+	// done and stubs are the generated copy with every exercise done (the
+	// reference's code) and with every one stubbed, made once per check.
+	done, stubs map[string][]byte
 }
 
 // yours keeps the frames of a stack that are in your files.

@@ -14,7 +14,7 @@ CONCURRENT := $(filter 01-% 02-% 04-% 05-% 06-%,$(CHAPTERS))
 CH       ?=
 chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(CHAPTERS)))
 
-.PHONY: watch generated-check help demo test test-% exercise exercises exercises-check transcripts golden bench fuzz check-format vet selftest coverage workshop
+.PHONY: tidy-check watch generated-check help demo test test-% exercise exercises exercises-check transcripts golden bench fuzz check-format vet selftest coverage workshop
 
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
@@ -22,7 +22,7 @@ help: ## List the targets.
 demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API server; MINE=1: on your own components).
 	@$(MAKE) --no-print-directory demo-run
 
-test: check-format vet exercises-check generated-check coverage ## Everything CI checks: format, vet, exercises, exercise coverage, -race tests on reference and client-go, tests of the tests.
+test: check-format vet tidy-check exercises-check generated-check coverage ## Everything CI checks: format, vet, exercises, exercise coverage, -race tests on reference and client-go, tests of the tests.
 	go test -race -count=1 -timeout=30m $(filter-out $(foreach c,$(CONCURRENT),./$(c)/...),$(PKGS))
 	go test -race -count=3 $(foreach c,$(CONCURRENT),./$(c)/...)
 	WALKTHROUGH_IMPL=client-go go test -count=1 -run '^TestScenarios$$' $(PKGS)
@@ -83,6 +83,13 @@ check-format:
 
 vet:
 	go vet $(PKGS)
+
+# go.work lets a module build with requirements its own go.mod lacks; a
+# learner who copies one chapter out, or `go get` in it, would meet them.
+tidy-check:
+	@for m in $(MODULES) tools/controlplane; do \
+	  (cd $$m && go mod tidy -diff >/dev/null) || { echo "go.mod of $$m is not tidy: run (cd $$m && go mod tidy)"; exit 1; }; \
+	done
 
 selftest: ## The tests of the tests alone.
 	go run ./workshop/cmd/selftest

@@ -12,12 +12,12 @@ tool (
 )
 
 require (
-	example.com/walkthrough/01-listwatch v0.0.0
 	example.com/walkthrough/02-deltafifo v0.0.0
 	example.com/walkthrough/03-indexer v0.0.0
 	example.com/walkthrough/04-processor v0.0.0
 	example.com/walkthrough/05-workqueue v0.0.0
 	example.com/walkthrough/workshop v0.0.0
+	github.com/chromedp/chromedp v0.23.0
 	github.com/cockroachdb/datadriven v1.0.3
 	github.com/google/go-cmp v0.7.0
 	golang.org/x/time v0.15.0
@@ -31,8 +31,8 @@ require (
 )
 
 require (
+	example.com/walkthrough/01-listwatch v0.0.0 // indirect
 	github.com/chromedp/cdproto v0.159.0 // indirect
-	github.com/chromedp/chromedp v0.23.0 // indirect
 	github.com/davecgh/go-spew v1.1.2-0.20180830191138-d8f796af33cc // indirect
 	github.com/emicklei/go-restful/v3 v3.13.0 // indirect
 	github.com/fxamacker/cbor/v2 v2.9.1 // indirect

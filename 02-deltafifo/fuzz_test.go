@@ -174,7 +174,7 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 		if q.PopBatch == nil || s.f.waiting != nil {
 			break
 		}
-		line, returned := s.d.async(s.f, func() string { return s.d.popBatch(s.f) })
+		line, returned := s.d.async(s.f, func() string { return s.d.popBatch(s.f, nil) })
 		if !returned {
 			line = "blocked"
 		}

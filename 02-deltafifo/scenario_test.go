@@ -49,7 +49,9 @@ func TestScenarios(t *testing.T) {
 //	    lines, where the order is not part of the contract (set).
 //	    "show-done" also says whether the HasSyncedChecker channel was
 //	    closed while process ran.
-//	pop-batch [n=K]    K PopBatch calls: "batch" or "single" per call
+//	pop-batch [n=K] [error=TEXT]
+//	    K PopBatch calls: "batch" or "single" per call. Both functions
+//	    return error TEXT if given, and the line shows what PopBatch returned.
 //
 // A Pop that finds the queue empty blocks: the step says so, and the
 // first later step during which it returns reports what it got.
@@ -270,7 +272,7 @@ func (d *driver) run(t testing.TB, td *datadriven.TestData, f *fifo) []string {
 			if td.Cmd == "pop" {
 				fn = func() string { return d.pop(f, failWith, td.HasArg("show-done")) }
 			} else {
-				fn = func() string { return d.popBatch(f) }
+				fn = func() string { return d.popBatch(f, failWith) }
 			}
 			line, returned := d.async(f, fn)
 			if !returned {
@@ -335,7 +337,7 @@ func (d *driver) pop(f *fifo, failWith error, showDone bool) string {
 }
 
 // popBatch runs one PopBatch and writes which function got what.
-func (d *driver) popBatch(f *fifo) string {
+func (d *driver) popBatch(f *fifo, failWith error) string {
 	var trace string
 	record := func(kind string) func([]delta, bool) error {
 		return func(ds []delta, initial bool) error {
@@ -347,14 +349,18 @@ func (d *driver) popBatch(f *fifo) string {
 				}
 			}
 			trace = fmt.Sprintf("%s [%s] (init=%t", kind, strings.Join(parts, " | "), initial)
-			return nil
+			return failWith
 		}
 	}
 	err := f.q.PopBatch(record("batch"), record("single"))
 	if trace == "" {
 		return result(err)
 	}
-	return fmt.Sprintf("%s, synced=%t)", trace, f.q.HasSynced())
+	line := fmt.Sprintf("%s, synced=%t)", trace, f.q.HasSynced())
+	if err != nil {
+		line += " → error: " + err.Error()
+	}
+	return line
 }
 
 func isDone(ch <-chan struct{}) bool {

@@ -101,7 +101,7 @@ type Reflector struct {
 // is an example object (&v1.Pod{}), or nil to take anything.
 func NewReflector(lw ListerWatcher, expectedType runtime.Object, store ReflectorStore, opts ReflectorOptions) *Reflector {
 	// exercise:begin 8 Which version to list from, and in which pages
-	// exercise:hint NewReflector stores its options, names itself, and records the expected type (and, for unstructured, the expected group/version/kind). relistResourceVersion is "0" for the first list (any version the server has cached), the last synced version after that, and "" (the newest, from etcd) once the last one proved unavailable. pageSize: the caller's, or 500 when the first list came back paged, none when listing from a specific version, 500 otherwise.
+	// exercise:hint NewReflector stores its options, names itself, and records the expected type (and, for unstructured, the expected group/version/kind). relistResourceVersion is "0" for the first list (any version the server has cached), the last synced version after that, and "" (the newest: a consistent read, which kube-apiserver serves from its watch cache once that has caught up with etcd) once the last one proved unavailable. pageSize: the caller's, or 500 when the first list came back paged, none when listing from a specific version, 500 otherwise.
 	// exercise:deeper Guard lastSyncRV and rvUnavailable with the RWMutex: LastSyncResourceVersion is read from other goroutines. An expired version is a 410 Gone or the Expired reason. A version too large is a 504 Timeout with the ResourceVersionTooLarge cause (or the old message "Too large resource version"), and is treated like an expired one.
 	// exercise:track deep
 	r := &Reflector{

@@ -33,10 +33,7 @@ func (r *Runner) Hint(chapter string, id int) error {
 	}
 	r.say("", fmt.Sprintf("Exercise %d of %s: %s (%s)", id, c.Name, strings.TrimSuffix(ex.Title, "."), exerciseFile(c, ex)))
 	r.printf("\n")
-	r.say("Hint:   ", ex.Hint)
-	if zh := chineseHint(r.Root, c.Name, id); zh != "" {
-		fmt.Fprintln(r.Out, wrapWide("提示:   ", zh, Width))
-	}
+	r.sayHint("Hint:   ", c.Name, id, ex.Hint)
 	if level == 1 {
 		r.printf("\n")
 		r.next(fmt.Sprintf("Next: edit %s, then check it:", exerciseFile(c, ex)), r.checkCmd(c, id))
@@ -90,7 +87,7 @@ func (r *Runner) Solution(chapter string, id int) error {
 	if !stuck && (x.res.Build != "" || e.Status != progress.Pass) {
 		r.say("", fmt.Sprintf("Exercise %d of %s does not pass yet, so its solution stays hidden.", id, c.Name))
 		r.printf("\n")
-		r.say("Hint: ", ex.Hint)
+		r.sayHint("Hint: ", c.Name, id, ex.Hint)
 		r.printf("\n")
 		r.next(fmt.Sprintf("Next: edit %s, then check it, or ask for a deeper hint:", exerciseFile(c, ex)), r.checkCmd(c, id), r.cmd("hint", c.Number(), fmt.Sprint(id)))
 		return ErrNotAllPass
@@ -126,21 +123,47 @@ func (r *Runner) Solution(chapter string, id int) error {
 	return nil
 }
 
-// chineseHint is an exercise's hint in Chinese, for a reader of Chinese
-// (WALKTHROUGH_LANG, or else LC_ALL, LC_MESSAGES or LANG, starting with
-// "zh"), from the exercise table of docs/zh/NN-name.md. The exercise
-// markers stay the hints' one source: the table is their translation, and
-// zhdocs gives it only while it translates the English table as it is now.
+// sayHint prints an exercise's hint after label ("Hint: "), and for a
+// reader of Chinese its Chinese hint under it, aligned with it ("提示: ").
+func (r *Runner) sayHint(label, chapter string, id int, hint string) {
+	r.say(label, hint)
+	if zh := chineseHint(r.Root, chapter, id); zh != "" {
+		fmt.Fprintln(r.Out, wrapWide(strings.Replace(label, "Hint:", "提示:", 1), zh, Width))
+	}
+}
+
+// chineseHint is an exercise's hint in Chinese, for a reader of Chinese,
+// from the exercise table of docs/zh/NN-name.md. The exercise markers stay
+// the hints' one source: the table is their translation, and zhdocs gives
+// it only while it translates the English table as it is now.
 func chineseHint(root, chapter string, id int) string {
+	if !readsChinese() {
+		return ""
+	}
+	return zhdocs.ExerciseHints(root, chapter)[id]
+}
+
+// readsChinese says whether the reader asked for Chinese:
+// WALKTHROUGH_LANG, or else LC_ALL, LC_MESSAGES or LANG, starts with "zh".
+func readsChinese() bool {
 	for _, v := range []string{"WALKTHROUGH_LANG", "LC_ALL", "LC_MESSAGES", "LANG"} {
 		if lang := os.Getenv(v); lang != "" {
-			if !strings.HasPrefix(strings.ToLower(lang), "zh") {
-				return ""
-			}
-			return zhdocs.ExerciseHints(root, chapter)[id]
+			return strings.HasPrefix(strings.ToLower(lang), "zh")
 		}
 	}
-	return ""
+	return false
+}
+
+// docOf is the path of a chapter's doc for this reader: its Chinese twin
+// in docs/zh/ for a reader of Chinese, where there is one.
+func docOf(root, chapter string) string {
+	if readsChinese() {
+		zh := filepath.Join("docs", "zh", chapter+".md")
+		if _, err := os.Stat(filepath.Join(root, zh)); err == nil {
+			return zh
+		}
+	}
+	return filepath.Join("docs", chapter+".md")
 }
 
 // wrapWide is Wrap for text with wide (CJK) characters, which take two

@@ -40,3 +40,20 @@ func TestChineseHint(t *testing.T) {
 		t.Errorf("WALKTHROUGH_LANG=en: got the Chinese hint %q", got)
 	}
 }
+
+// A reader of Chinese is sent to the Chinese chapter docs, and to the
+// English one where a chapter has no twin.
+func TestDocOfFollowsTheReader(t *testing.T) {
+	root := filepath.Join("..", "..")
+	t.Setenv("WALKTHROUGH_LANG", "zh")
+	if got, want := docOf(root, "03-indexer"), filepath.Join("docs", "zh", "03-indexer.md"); got != want {
+		t.Errorf("zh reader: docOf = %s, want %s", got, want)
+	}
+	if got, want := docOf(root, "99-none"), filepath.Join("docs", "99-none.md"); got != want {
+		t.Errorf("zh reader, no twin: docOf = %s, want %s", got, want)
+	}
+	t.Setenv("WALKTHROUGH_LANG", "en")
+	if got, want := docOf(root, "03-indexer"), filepath.Join("docs", "03-indexer.md"); got != want {
+		t.Errorf("en reader: docOf = %s, want %s", got, want)
+	}
+}

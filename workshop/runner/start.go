@@ -23,7 +23,7 @@ func (r *Runner) Start(chapter, track string) error {
 		return err
 	}
 	if len(list) == 0 {
-		return fmt.Errorf("%s has no exercises yet. Next: read its doc, docs/%s.md", c.Name, c.Name)
+		return fmt.Errorf("%s has no exercises yet. Next: read its doc, %s", c.Name, docOf(r.Root, c.Name))
 	}
 	if track == "" {
 		if track, err = r.chooseTrack(c, list); err != nil {
@@ -76,7 +76,7 @@ func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string,
 		r.say("", fmt.Sprintf("%s has only core exercises, so its track is core.", c.Name))
 		return TrackCore, nil
 	}
-	r.say("", fmt.Sprintf("Choose a track for %s before you read docs/%s.md (the core track's copy holds the code the deep track asks you to write):", c.Name, c.Name))
+	r.say("", fmt.Sprintf("Choose a track for %s before you read %s (the core track's copy holds the code the deep track asks you to write):", c.Name, docOf(r.Root, c.Name)))
 	r.say("  core   ", fmt.Sprintf("%d exercises: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep))
 	r.say("  deep   ", fmt.Sprintf("%d exercises: core, and those %d parts as exercises too (20 to 40 minutes each).", len(list), deep))
 	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once: the chapter from its types and doc comments.", len(list)))

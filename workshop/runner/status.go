@@ -414,7 +414,7 @@ func (r *Runner) Check(chapter string, id int) error {
 		return err
 	}
 	if x.res == nil {
-		r.say("", fmt.Sprintf("%s has no exercises yet. Next: read its doc in docs/%s.md.", c.Name, c.Name))
+		r.say("", fmt.Sprintf("%s has no exercises yet. Next: read its doc in %s.", c.Name, docOf(r.Root, c.Name)))
 		return nil
 	}
 	if x.notReady() && x.res.Build == "" {
@@ -518,7 +518,7 @@ func (r *Runner) nextElsewhere(x *result, e progress.Exercise) {
 	}
 	r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s (%s). Exercise %d here runs on your %s and waits for it.",
 		b.ID, c.Name, strings.TrimSuffix(b.Title, "."), exerciseFile(c, b), e.ID, c.Name))
-	r.say("Hint: ", b.Hint)
+	r.sayHint("Hint: ", c.Name, b.ID, b.Hint)
 	r.printf("\n")
 	r.next("Check it in its own chapter, or check this one without --mine meanwhile:",
 		Cmd+" check "+c.Number()+" "+fmt.Sprint(b.ID), Cmd+" check "+x.c.Number())
@@ -566,7 +566,7 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
 	}
 	r.say("  Blame:    ", where)
-	r.say("  Hint:     ", e.Hint)
+	r.sayHint("  Hint:     ", x.c.Name, e.ID, e.Hint)
 }
 
 // without is ids less id.
@@ -582,7 +582,7 @@ func without(ids []int, id int) []int {
 
 func (r *Runner) nextExercise(x *result, e progress.Exercise) {
 	r.say("Next: ", fmt.Sprintf("exercise %d, %s (%s).", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)))
-	r.say("Hint: ", e.Hint)
+	r.sayHint("Hint: ", x.c.Name, e.ID, e.Hint)
 	r.printf("\n")
 	if r.watching {
 		r.next("Save your change and this runs again. Stuck? In another terminal, ask for a deeper hint:",
@@ -601,7 +601,7 @@ func (r *Runner) allPass(c chapters.Chapter) {
 			continue
 		}
 		if ex, _ := exgen.Exercises(later.Dir); len(ex) > 0 {
-			r.next(fmt.Sprintf("Next: read docs/%s.md, then start its exercises:", later.Name), r.cmd("check", later.Number()))
+			r.next(fmt.Sprintf("Next: read %s, then start its exercises:", docOf(r.Root, later.Name)), r.cmd("check", later.Number()))
 			return
 		}
 	}

@@ -259,7 +259,7 @@ func (r *Runner) trackNext(c chapters.Chapter) {
 	if r.checking {
 		return
 	}
-	r.next(fmt.Sprintf("Next: read docs/%s.md, then see where you start:", c.Name), r.cmd("check", c.Number()))
+	r.next(fmt.Sprintf("Next: read %s, then see where you start:", docOf(r.Root, c.Name)), r.cmd("check", c.Number()))
 }
 
 // fileList prints the files a command writes, one a line.

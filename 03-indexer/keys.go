@@ -44,7 +44,7 @@ type ExplicitKey string
 // client-go: tools/cache/store.go (MetaNamespaceKeyFunc, ObjectToName)
 func MetaNamespaceKeyFunc(obj any) (string, error) {
 	// exercise:begin 1 Build an object's key
-	// exercise:hint An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty.
+	// exercise:hint An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty. DeletionHandlingMetaNamespaceKeyFunc returns a tombstone's (DeletedFinalStateUnknown) key as it is and hands anything else to MetaNamespaceKeyFunc.
 	// exercise:deeper meta.Accessor(obj) fails for values without metadata, such as a plain string; wrap its error as fmt.Errorf("object has no meta: %v", err).
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil

@@ -64,6 +64,21 @@ func init() {
 				return nil
 			},
 			Compact: func(t testing.TB) {
+				// etcd cancels a watch that is behind the revision it
+				// compacts to. The scenarios compact after the cache's
+				// watch has caught up, as kube-apiserver's would have
+				// long before its compaction, every five minutes.
+				if started {
+					head, err := e.Client.Get(context.Background(), "compact-probe")
+					if err != nil {
+						t.Fatal(err)
+					}
+					for deadline := time.Now().Add(10 * time.Second); cache.RV() < head.Header.Revision; time.Sleep(5 * time.Millisecond) {
+						if time.Now().After(deadline) {
+							t.Fatalf("the watch cache did not reach etcd's revision %d in 10s (it is at %d)", head.Header.Revision, cache.RV())
+						}
+					}
+				}
 				if _, err := storage.Compact(context.Background()); err != nil {
 					t.Fatal(err)
 				}

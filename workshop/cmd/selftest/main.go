@@ -44,8 +44,8 @@ import (
 	"example.com/walkthrough/workshop/scenario"
 )
 
-// measureCopy is the -measure-copy flag.
-var measureCopy = new(bool)
+// measureCopy and search are the -measure-copy and -search flags.
+var measureCopy, search = new(bool), new(bool)
 
 // check is one test of the tests; run returns "" when it holds, else why not.
 type check struct {
@@ -57,6 +57,7 @@ func main() {
 	coverage := flag.Bool("coverage", false, "print each chapter's share of code inside exercise regions, per track, instead of testing")
 	record := flag.Bool("record", false, "measure and write each chapter's testdata/blame.txt instead of checking it")
 	flag.BoolVar(measureCopy, "measure-copy", false, "also plant the mutants of chapters not in judgedOnCopy in a finished copy, printing a GAP line for each the runner does not yet judge right")
+	flag.BoolVar(search, "search", false, "in the finished copies, count every exercise a failing check runs as a suspect, even those identical to the reference, so that the blame is found by the search (bisection) rather than by the one exercise that differs")
 	tables := flag.Bool("tables", false, "rewrite each chapter doc's exercise table from its blame file, without running anything")
 	only := flag.String("run", "", "run only the checks whose name matches this regular expression")
 	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
@@ -291,27 +292,34 @@ func chapterChecks(c chapters.Chapter, record bool) ([]check, *blameRun, error) 
 			}})
 		}
 	}
+	if len(exercises) > 0 && len(mutants) > 0 && slices.Contains(judgedOnCopy, c.Name) {
+		m := mutants[0]
+		checks = append(checks, check{fmt.Sprintf("%s: mutant %s in a finished copy is judged the same three times", c.Name, m.Name), func() string {
+			return judgedAlike(c, m, 3)
+		}})
+	}
 	for _, m := range mutants {
+		if len(exercises) > 0 && slices.Contains(judgedOnCopy, c.Name) {
+			// The finished copy with the mutant standing in for the
+			// reference runs the same code under the same tests as the
+			// mutant planted in the reference: one run proves both that
+			// a test catches it and that the runner blames it right.
+			checks = append(checks, check{fmt.Sprintf("%s: mutant %s is caught in a finished copy, on its exercise, with why", c.Name, m.Name), func() string {
+				return caughtOnCopy(c, m, *search)
+			}})
+			continue
+		}
 		checks = append(checks, check{fmt.Sprintf("%s: mutant %s is caught", c.Name, m.Name), func() string {
 			return caught(c, m)
 		}})
-		if len(exercises) > 0 {
-			name := fmt.Sprintf("%s: mutant %s in a finished copy fails its exercise, with why", c.Name, m.Name)
-			if !slices.Contains(judgedOnCopy, c.Name) {
-				if !*measureCopy {
-					continue
+		if len(exercises) > 0 && *measureCopy {
+			// Measured and printed, not yet demanded: see judgedOnCopy.
+			name := fmt.Sprintf("%s: mutant %s is caught in a finished copy, on its exercise, with why", c.Name, m.Name)
+			checks = append(checks, check{name + " (measured)", func() string {
+				if why := caughtOnCopy(c, m, true); why != "" {
+					fmt.Printf("GAP  %s\n     %s\n", name, strings.ReplaceAll(why, "\n", "\n     "))
 				}
-				// Measured and printed, not yet demanded: see judgedOnCopy.
-				checks = append(checks, check{name + " (measured)", func() string {
-					if why := caughtOnCopy(c, m); why != "" {
-						fmt.Printf("GAP  %s\n     %s\n", name, strings.ReplaceAll(why, "\n", "\n     "))
-					}
-					return ""
-				}})
-				continue
-			}
-			checks = append(checks, check{name, func() string {
-				return caughtOnCopy(c, m)
+				return ""
 			}})
 		}
 	}
@@ -478,18 +486,59 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	return ""
 }
 
+// judgedAlike checks the copy with the mutant planted times times, as
+// the learner's runner does (under -race), and says how the results
+// differ: the same code must get the same verdict, the same blocker and
+// the same blame every time, or a learner chasing a flip loses trust.
+func judgedAlike(c chapters.Chapter, m mutant.Mutant, times int) string {
+	files, err := generated(c, func(int) bool { return false })
+	if err != nil {
+		return err.Error()
+	}
+	if err := m.ApplyTo(files); err != nil {
+		return err.Error()
+	}
+	var first string
+	for i := range times {
+		res, err := progress.CheckWith(c, progress.Options{Files: files, Race: true})
+		if err != nil {
+			return err.Error()
+		}
+		var b strings.Builder
+		fmt.Fprintf(&b, "build: %t\n", res.Build != "")
+		for _, e := range res.Exercises {
+			fmt.Fprintf(&b, "exercise %d: %s", e.ID, e.Status)
+			if e.Status != progress.Pass {
+				fmt.Fprintf(&b, ", blocker %d, located %t, shown %s", e.Blocker, e.Located, e.Test)
+			}
+			b.WriteString("\n")
+		}
+		if i == 0 {
+			first = b.String()
+		} else if b.String() != first {
+			return fmt.Sprintf("run 1 and run %d differ.\nrun 1:\n%s\nrun %d:\n%s", i+1, first, i+1, b.String())
+		}
+	}
+	return ""
+}
+
 // judgedOnCopy lists the chapters whose every mutant, planted in a
 // finished copy, is proved to fail the right exercise with a reason (the
 // runner's judge). For the others, -measure-copy runs the same check and
 // prints a GAP line for each mutant it does not yet prove, without
 // failing: a chapter joins this list once its run shows no GAP.
-var judgedOnCopy = []string{"03-indexer"}
+var judgedOnCopy = []string{"01-listwatch", "02-deltafifo", "03-indexer", "04-processor", "05-workqueue", "06-controller"}
 
 // caughtOnCopy plants the mutant in an exercise copy whose exercises are
 // all done (the reference's code), and checks it as the learner's runner
 // does: some exercise must fail, the one whose code the mutant breaks must
 // be the one blamed, and the report must say why.
-func caughtOnCopy(c chapters.Chapter, m mutant.Mutant) string {
+//
+// A learner's copy differs from the reference in the exercises they
+// wrote; here only the mutant's does, so the runner suspects it alone and
+// proves it by one swap. everySuspect makes every exercise the failing
+// checks run a suspect, so the bisection must find it.
+func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string {
 	owner, err := m.Exercise(c.Dir)
 	if err != nil {
 		return err.Error()
@@ -505,9 +554,9 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant) string {
 	// makes the build and the run several times slower. A bug only a race
 	// shows (a lock left out) is checked again under it, as the runner
 	// always checks.
-	res, err := progress.CheckWith(c, progress.Options{Files: files, EverySuspect: true, FailFast: true})
+	res, err := progress.CheckWith(c, progress.Options{Files: files, EverySuspect: everySuspect, FailFast: true})
 	if err == nil && res.Build == "" && res.Done() == len(res.Exercises) {
-		res, err = progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: true, FailFast: true})
+		res, err = progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: everySuspect, FailFast: true})
 	}
 	if err != nil {
 		return err.Error()

@@ -362,7 +362,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
 	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
 	// exercise:deeper The 406's message is "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch".
-	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer) and watchTimeout.
+	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer), watchTimeout and watchMediaType.
 	// exercise:track deep
 	q := r.URL.Query()
 	protobuf, ok := wantsProtobuf(r)

@@ -90,8 +90,10 @@ func watchTimeout(timeoutSeconds int64, min time.Duration) time.Duration {
 // events need no parameter), or protobuf with ;stream=watch (its frames
 // are length-prefixed, unlike a single protobuf object).
 func watchMediaType(protobuf bool) string {
+	// exercise:begin 10
 	if protobuf {
 		return mediaProtobuf + ";stream=watch"
 	}
 	return mediaJSON
+	// exercise:end 10
 }

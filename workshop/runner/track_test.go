@@ -10,6 +10,7 @@ import (
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
 )
 
 // TestDeepAndBlank walks the two tracks on chapter 03: the core track
@@ -212,5 +213,28 @@ func TestFirstCheckAsks(t *testing.T) {
 	fits(t, "first check", got)
 	if strings.Contains(got, "Blank it?") || strings.Contains(got, "Next: read docs") {
 		t.Errorf("the first check asked twice, or gave a next step before checking:\n%s", got)
+	}
+}
+
+// After check NN N passes, the next step names the next exercise that run
+// did not check, in order, and else the first one before it.
+func TestUncheckedIsTheNextInOrder(t *testing.T) {
+	x := &result{res: &progress.Chapter{Exercises: []progress.Exercise{
+		{Exercise: exgen.Exercise{ID: 1}, Status: progress.Unchecked},
+		{Exercise: exgen.Exercise{ID: 5}, Status: progress.Pass},
+		{Exercise: exgen.Exercise{ID: 7}, Status: progress.Pass},
+		{Exercise: exgen.Exercise{ID: 9}, Status: progress.Unchecked},
+	}}}
+	if n, ok := x.unchecked(7, nil); !ok || n.ID != 9 {
+		t.Errorf("after 7: got %d (%t), want 9", n.ID, ok)
+	}
+	if n, ok := x.unchecked(9, nil); !ok || n.ID != 1 {
+		t.Errorf("after 9: got %d (%t), want 1", n.ID, ok)
+	}
+	if n, ok := x.unchecked(7, []int{9}); !ok || n.ID != 1 {
+		t.Errorf("after 7, 9 known to pass: got %d (%t), want 1", n.ID, ok)
+	}
+	if n, ok := x.unchecked(7, []int{1, 9}); ok {
+		t.Errorf("after 7, 1 and 9 known to pass: got %d, want none", n.ID)
 	}
 }

@@ -170,7 +170,12 @@ func tooOldResourceVersion(requested, oldest int64) error {
 //   - sendInitialEvents=false with no version: start at etcd's revision;
 //   - sendInitialEvents=false at "0": start at the cache's version, now;
 //   - a version N: replay the buffered events newer than N, or 410 if N is
-//     older than the buffer's window.
+//     older than the buffer's window; a version the cache has not reached
+//     yet replays nothing and waits for the events after it (no 504: only
+//     initial events wait for the cache).
+//
+// docs/07-watchserver.md, Walkthrough item 6, has the whole table, with the
+// scenario recorded from kube-apiserver for each row.
 //
 // An unparsable version fails the request (a bare 500: storage's plain
 // error); 429 while the cache is not ready; every later error (a 410, the

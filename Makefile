@@ -7,12 +7,15 @@ SHELL   := /bin/bash
 CHAPTERS := $(sort $(patsubst %/go.mod,%,$(wildcard [0-9][0-9]-*/go.mod)))
 MODULES  := workshop $(CHAPTERS)
 PKGS     := $(foreach m,$(MODULES),./$(m)/...)
-# The chapters whose components run goroutines of their own: make test runs
-# their tests three times under -race, so a rare interleaving gets three
-# chances to show itself.
-CONCURRENT := $(filter 01-% 02-% 04-% 05-% 06-%,$(CHAPTERS))
+# make test runs the tests of a chapter on synctest's fake clock three
+# times under -race, so a rare interleaving gets three chances to show
+# itself (they take seconds). A chapter on a real clock, which says so in
+# testdata/real-clock.txt (07: etcd), runs once: its tests take minutes.
+CONCURRENT := $(foreach c,$(CHAPTERS),$(if $(wildcard $(c)/testdata/real-clock.txt),,$(c)))
 CH       ?=
-chapter   = $(firstword $(filter $(CH)-% $(CH),$(CHAPTERS)) $(filter 0$(CH)-%,$(CHAPTERS)))
+# chapter_of: the chapter directory for a name or number (03, 3, 03-indexer).
+chapter_of = $(firstword $(filter $(1)-% $(1),$(CHAPTERS)) $(filter 0$(1)-%,$(CHAPTERS)))
+chapter   = $(call chapter_of,$(CH))
 
 .PHONY: tidy-check watch generated-check help demo test test-% exercise exercises exercises-check transcripts golden bench fuzz check-format vet selftest coverage workshop
 
@@ -29,8 +32,8 @@ test: check-format vet tidy-check exercises-check generated-check coverage ## Ev
 	go run ./workshop/cmd/selftest
 
 test-%: ## Test one chapter on reference and client-go: make test-03.
-	@dir=$$(ls -d $*-*/ 2>/dev/null | head -1); [ -n "$$dir" ] || { echo "no chapter $*"; exit 2; }; \
-	go test -race -count=1 ./$$dir... && \
+	@dir=$(call chapter_of,$*); [ -n "$$dir" ] || { echo "no chapter $*"; exit 2; }; \
+	go test -race -count=1 ./$$dir/... && \
 	WALKTHROUGH_IMPL=client-go go test -count=1 -run '^TestScenarios$$' ./$$dir
 
 exercise: ## Check your exercise copy of a chapter: make exercise CH=03.

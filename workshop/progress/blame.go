@@ -81,11 +81,13 @@ func (b Blame) Write(chapterDir string) error {
 	return os.WriteFile(filepath.Join(chapterDir, BlameFile), []byte(s.String()), 0o644)
 }
 
-// blameBlockers re-judges exercises that fail or are blocked inside their
-// own chapter from the blame file, so that "waits for exercise N" is the
-// same from run to run, whichever stub's panic came first: an exercise
-// whose failing test runs the code of another exercise that does not pass
-// waits for the first such exercise.
+// blameBlockers re-judges exercises that fail, are blocked inside their
+// own chapter or not started from the blame file, so that "waits for
+// exercise N" is the same from run to run, whichever stub's panic came
+// first (with goroutines, a stub that crashes the binary can stop a check
+// before it reaches the exercise's own stub, or not): an exercise whose
+// failing test runs the code of another exercise that does not pass waits
+// for the first such exercise.
 func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool) {
 	status := map[int]Status{}
 	for _, e := range exercises {
@@ -93,7 +95,7 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 	}
 	for i := range exercises {
 		e := &exercises[i]
-		if e.Located || e.Status != Fail && !(e.Status == Blocked && e.BlockerChapter == chapter) {
+		if e.Located || e.Status != Fail && e.Status != NotStarted && !(e.Status == Blocked && e.BlockerChapter == chapter) {
 			continue
 		}
 		blocker := 0
@@ -102,6 +104,13 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 				continue
 			}
 			for _, id := range blame[test] {
+				// A stub waits only for an earlier stub: the unlock
+				// order (selftest) proves none needs a later one, and
+				// one that is blocked or fails may be so because of this
+				// very stub.
+				if e.Status == NotStarted && (id > e.ID || status[id] != NotStarted) {
+					continue
+				}
 				if id != e.ID && status[id] != Pass && (blocker == 0 || id < blocker) {
 					blocker = id
 				}
@@ -121,7 +130,7 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 		e := &exercises[i]
 		for range exercises {
 			b := byID[e.Blocker]
-			if e.Status != Blocked || e.BlockerChapter != chapter || b == nil || b.Status != Blocked {
+			if e.Status != Blocked || e.BlockerChapter != chapter || b == nil || b.Status != Blocked || b.Blocker == e.ID {
 				break
 			}
 			e.Blocker, e.BlockerChapter = b.Blocker, b.BlockerChapter

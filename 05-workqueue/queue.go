@@ -180,17 +180,23 @@ func (q *Typed[T]) Done(item T) {
 	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the back of the queue.
 	// exercise:deeper You hold q.mu and call q.metrics.done first.
 	// exercise:deeper After you queue a dirty item, you call q.cond.Signal.
-	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast: a ShutDownWithDrain may be waiting.
+	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast, even if you queued the item again: every ShutDownWithDrain may be waiting.
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.metrics.done(item)
 	q.processing.delete(item)
-	switch {
-	case q.dirty.has(item):
+	requeued := q.dirty.has(item)
+	if requeued {
 		q.queue = append(q.queue, item)
-		q.cond.Signal()
+	}
+	switch {
 	case len(q.processing) == 0:
-		q.cond.Broadcast() // a ShutDownWithDrain may be waiting for this
+		// Every ShutDownWithDrain may be waiting for this, and a worker
+		// for the item queued again: one Signal could wake a drain and
+		// leave the others asleep.
+		q.cond.Broadcast()
+	case requeued:
+		q.cond.Signal()
 	}
 	// exercise:end 3
 }

@@ -55,7 +55,7 @@ exercises-check:
 	@go run ./workshop/cmd/exgen -check
 
 # A maintainer's command, kept off `make help`: replay the story of
-# docs/workshop.md's transcripts on a copy of the repository (about 50
+# docs/workshop.md's transcripts on a copy of the repository (about 5
 # minutes: two status runs and a dozen checks, each a real go test) and
 # rewrite them, with the sum of their inputs that TestTranscriptsFresh
 # compares.

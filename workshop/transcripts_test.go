@@ -10,7 +10,7 @@ import (
 )
 
 // TestTranscriptsFresh keeps docs/workshop.md's transcripts true without
-// replaying them (that takes about 50 minutes): the regenerating command records
+// replaying them (that takes about 5 minutes): the regenerating command records
 // the sum of everything they depend on (the runner and the packages it
 // prints through, every chapter's reference code, exercise copy,
 // scenarios and blame file, and the story itself) in docs/.transcripts.sum,
@@ -18,7 +18,7 @@ import (
 // checks that every marked block of the doc and of its zh twin names
 // steps of the story.
 // staleAllowed: see TestTranscriptsFresh.
-const staleAllowed = true
+const staleAllowed = false
 
 func TestTranscriptsFresh(t *testing.T) {
 	root, err := chapters.Root()
@@ -38,10 +38,8 @@ func TestTranscriptsFresh(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// Until one full replay on a settled runner lands (it takes about 50
-	// minutes; the session that wrote the command ran out of it), a stale
-	// sum is reported, not failed: staleAllowed goes to false with that
-	// replay, and from then on the test holds the docs to it.
+	// staleAllowed lets a stale sum be reported rather than failed, for a
+	// change that must land before its replay can; keep it false.
 	report := t.Errorf
 	if staleAllowed {
 		report = t.Skipf
@@ -49,9 +47,9 @@ func TestTranscriptsFresh(t *testing.T) {
 	switch got := transcripts.RecordedSum(root); got {
 	case want:
 	case "":
-		report("%s records no sum: the transcripts of %s were never regenerated. Run: %s (it replays the whole story: about 50 minutes)", transcripts.SumFile, transcripts.Doc, transcripts.Command)
+		report("%s records no sum: the transcripts of %s were never regenerated. Run: %s (it replays the whole story: about 5 minutes)", transcripts.SumFile, transcripts.Doc, transcripts.Command)
 	default:
-		report("the transcripts of %s are stale: the runner, a chapter, an exercise copy or the story changed since they were recorded (%s has sha256:%.12s, the files now sha256:%.12s). Run: %s (it replays the whole story: about 50 minutes), and check that the prose around each transcript still says what it shows",
+		report("the transcripts of %s are stale: the runner, a chapter, an exercise copy or the story changed since they were recorded (%s has sha256:%.12s, the files now sha256:%.12s). Run: %s (it replays the whole story: about 5 minutes), and check that the prose around each transcript still says what it shows",
 			transcripts.Doc, transcripts.SumFile, got, want, transcripts.Command)
 	}
 }

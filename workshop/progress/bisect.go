@@ -134,7 +134,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, nil
 	}
 	sw.builds++
-	sw.k.say("finding whose code diverged: %d checks again with the reference's exercise %s", len(checks), commaList(ids))
+	sw.k.say("finding whose code diverged: %d %s again with the reference's exercise %s", len(checks), map[bool]string{true: "check", false: "checks"}[len(checks) == 1], commaList(ids))
 	files, ok := sw.k.withReference(ids, sw.gen, sw.stubs)
 	if !ok {
 		return nil, nil, false, nil

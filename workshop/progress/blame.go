@@ -111,7 +111,9 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 				if e.Status == NotStarted && (id > e.ID || status[id] != NotStarted) {
 					continue
 				}
-				if id != e.ID && status[id] != Pass && (blocker == 0 || id < blocker) {
+				// Unchecked (check NN N did not run its checks) is not
+				// known to be in the way.
+				if id != e.ID && status[id] != Pass && status[id] != Unchecked && (blocker == 0 || id < blocker) {
 					blocker = id
 				}
 			}

@@ -127,7 +127,8 @@ type Options struct {
 	Only int
 	// Say, if set, hears what the check is doing as it starts each part
 	// (building, running, finding whose code diverged), and every few
-	// seconds how far the run got: a check is never silent for long.
+	// seconds how far the run got or that the part is still going: a
+	// check is never silent for more than two seconds.
 	Say func(what string)
 }
 
@@ -153,6 +154,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	exercises, err := exgen.Exercises(c.Dir)
 	if err != nil {
 		return nil, err
+	}
+	if opts.Say != nil {
+		h := startHeartbeat(opts.Say)
+		defer h.stop()
+		opts.Say = h.Say
 	}
 	env := []string{scenario.EnvImpl + "=" + impl}
 	var s *standIn

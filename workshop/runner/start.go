@@ -29,9 +29,11 @@ func (r *Runner) Start(chapter, track string) error {
 		if track, err = r.chooseTrack(c, list); err != nil {
 			return err
 		}
-		r.picked = true
-		defer func() { r.picked = false }()
 	}
+	// Chosen just now, by answer or on the command line (start CH deep):
+	// on a copy that holds nothing of yours there is no second question.
+	r.picked = true
+	defer func() { r.picked = false }()
 	return r.takeTrack(c, track)
 }
 

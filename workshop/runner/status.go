@@ -91,16 +91,15 @@ func (x *result) next() (progress.Exercise, bool) {
 	return progress.Exercise{}, false
 }
 
-// unchecked is the first exercise after id that this run did not check
-// (check NN N checks only N) and that is not among passed, or else the
-// first such before it.
-func (x *result) unchecked(id int, passed []int) (progress.Exercise, bool) {
+// nextInOrder is the first exercise after id that does not pass in this
+// run and is not among passed, or else the first such before it.
+func (x *result) nextInOrder(id int, passed []int) (progress.Exercise, bool) {
 	if x.res == nil {
 		return progress.Exercise{}, false
 	}
 	var before *progress.Exercise
 	for i, e := range x.res.Exercises {
-		if e.Status != progress.Unchecked || slices.Contains(passed, e.ID) {
+		if e.Status == progress.Pass || slices.Contains(passed, e.ID) {
 			continue
 		}
 		if e.ID > id {
@@ -554,12 +553,14 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 	switch e.Status {
 	case progress.Pass:
 		r.next(fmt.Sprintf("Exercise %d passes. Next: compare yours with the reference:", e.ID), r.cmd("solution", x.c.Number(), fmt.Sprint(e.ID)))
-		if n, ok := x.next(); ok {
-			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))
-		} else if n, ok := x.unchecked(e.ID, LoadState(r.Root).Passed[x.c.Name]); ok {
-			// check NN N ran only exercise N's checks: the next
-			// exercise in order, not known to pass, is the one to go on
-			// with.
+		n, ok := x.next()
+		if x.res.Only > 0 {
+			// check NN N ran only exercise N's checks, so the others'
+			// results are partial: go on with the next exercise in
+			// order that is not known to pass.
+			n, ok = x.nextInOrder(e.ID, LoadState(r.Root).Passed[x.c.Name])
+		}
+		if ok {
 			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))
 		}
 		return nil

@@ -216,25 +216,31 @@ func TestFirstCheckAsks(t *testing.T) {
 	}
 }
 
-// After check NN N passes, the next step names the next exercise that run
-// did not check, in order, and else the first one before it.
-func TestUncheckedIsTheNextInOrder(t *testing.T) {
-	x := &result{res: &progress.Chapter{Exercises: []progress.Exercise{
+// After check NN N passes, the next step names the next exercise in order
+// not known to pass (check NN N's results for the others are partial: a
+// later stub may be reached before an earlier exercise is checked), and
+// else the first one before it.
+func TestNextInOrderAfterOneExercise(t *testing.T) {
+	x := &result{res: &progress.Chapter{Only: 7, Exercises: []progress.Exercise{
 		{Exercise: exgen.Exercise{ID: 1}, Status: progress.Unchecked},
 		{Exercise: exgen.Exercise{ID: 5}, Status: progress.Pass},
 		{Exercise: exgen.Exercise{ID: 7}, Status: progress.Pass},
 		{Exercise: exgen.Exercise{ID: 9}, Status: progress.Unchecked},
+		{Exercise: exgen.Exercise{ID: 11}, Status: progress.NotStarted},
 	}}}
-	if n, ok := x.unchecked(7, nil); !ok || n.ID != 9 {
+	if n, ok := x.nextInOrder(7, nil); !ok || n.ID != 9 {
 		t.Errorf("after 7: got %d (%t), want 9", n.ID, ok)
 	}
-	if n, ok := x.unchecked(9, nil); !ok || n.ID != 1 {
-		t.Errorf("after 9: got %d (%t), want 1", n.ID, ok)
+	if n, ok := x.nextInOrder(11, nil); !ok || n.ID != 1 {
+		t.Errorf("after 11: got %d (%t), want 1", n.ID, ok)
 	}
-	if n, ok := x.unchecked(7, []int{9}); !ok || n.ID != 1 {
-		t.Errorf("after 7, 9 known to pass: got %d (%t), want 1", n.ID, ok)
+	if n, ok := x.nextInOrder(7, []int{9}); !ok || n.ID != 11 {
+		t.Errorf("after 7, 9 known to pass: got %d (%t), want 11", n.ID, ok)
 	}
-	if n, ok := x.unchecked(7, []int{1, 9}); ok {
-		t.Errorf("after 7, 1 and 9 known to pass: got %d, want none", n.ID)
+	if n, ok := x.nextInOrder(7, []int{1, 9}); !ok || n.ID != 11 {
+		t.Errorf("after 7, 1 and 9 known to pass: got %d (%t), want 11", n.ID, ok)
+	}
+	if n, ok := x.nextInOrder(7, []int{1, 9, 11}); ok {
+		t.Errorf("after 7, 1, 9 and 11 known to pass: got %d, want none", n.ID)
 	}
 }

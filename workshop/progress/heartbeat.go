@@ -1,0 +1,64 @@
+package progress
+
+import (
+	"strings"
+	"sync"
+	"time"
+)
+
+// heartbeatEvery is the longest a check stays silent: a learner who sees
+// nothing for longer wonders whether it hangs.
+const heartbeatEvery = 2 * time.Second
+
+// heartbeat stands between a check and Options.Say: it passes every
+// message on, and when nothing was said for heartbeatEvery it says that
+// the part under way is still going ("still running the tests").
+type heartbeat struct {
+	say  func(string)
+	mu   sync.Mutex
+	part string    // the part under way, short: "running the tests"
+	last time.Time // when something was last said
+	done chan struct{}
+}
+
+func startHeartbeat(say func(string)) *heartbeat {
+	h := &heartbeat{say: say, last: time.Now(), done: make(chan struct{})}
+	go h.beat()
+	return h
+}
+
+// Say passes what on. A message that starts a part ("building …",
+// "running …", "finding …") becomes the part a beat names; a count of
+// tests done ("12 tests done, …") does not.
+func (h *heartbeat) Say(what string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if what != "" && (what[0] < '0' || what[0] > '9') {
+		part, _, _ := strings.Cut(what, ",")
+		part, _, _ = strings.Cut(part, ":")
+		part, _, _ = strings.Cut(part, " (")
+		h.part = part
+	}
+	h.last = time.Now()
+	h.say(what)
+}
+
+func (h *heartbeat) beat() {
+	tick := time.NewTicker(heartbeatEvery / 4)
+	defer tick.Stop()
+	for {
+		select {
+		case <-h.done:
+			return
+		case <-tick.C:
+		}
+		h.mu.Lock()
+		if time.Since(h.last) >= heartbeatEvery && h.part != "" {
+			h.last = time.Now()
+			h.say("still " + h.part)
+		}
+		h.mu.Unlock()
+	}
+}
+
+func (h *heartbeat) stop() { close(h.done) }

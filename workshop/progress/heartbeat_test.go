@@ -1,0 +1,42 @@
+package progress
+
+import (
+	"sync"
+	"testing"
+	"testing/synctest"
+	"time"
+)
+
+// A part that takes a while is named again every two seconds; a count of
+// tests done does not become the part.
+func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var said []string
+		h := startHeartbeat(func(s string) { mu.Lock(); said = append(said, s); mu.Unlock() })
+		defer h.stop()
+		h.Say("building the tests with your copy, under the race detector (the first time takes minutes)")
+		time.Sleep(2500 * time.Millisecond)
+		h.Say("running the tests")
+		h.Say("12 tests done, 1 failed so far")
+		time.Sleep(2500 * time.Millisecond)
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		want := []string{
+			"building the tests with your copy, under the race detector (the first time takes minutes)",
+			"still building the tests with your copy",
+			"running the tests",
+			"12 tests done, 1 failed so far",
+			"still running the tests",
+		}
+		if len(said) != len(want) {
+			t.Fatalf("said %q, want %q", said, want)
+		}
+		for i := range want {
+			if said[i] != want[i] {
+				t.Errorf("message %d: %q, want %q", i, said[i], want[i])
+			}
+		}
+	})
+}

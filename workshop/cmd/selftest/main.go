@@ -486,16 +486,26 @@ func caught(c chapters.Chapter, m mutant.Mutant) string {
 	return ""
 }
 
+// finishedWith is the exercise copy with every exercise done (the
+// reference's code) and the mutant planted in it.
+func finishedWith(c chapters.Chapter, m mutant.Mutant) (map[string][]byte, error) {
+	files, err := generated(c, func(int) bool { return false })
+	if err != nil {
+		return nil, err
+	}
+	if err := m.ApplyTo(files); err != nil {
+		return nil, err
+	}
+	return files, nil
+}
+
 // judgedAlike checks the copy with the mutant planted times times, as
 // the learner's runner does (under -race), and says how the results
 // differ: the same code must get the same verdict, the same blocker and
 // the same blame every time, or a learner chasing a flip loses trust.
 func judgedAlike(c chapters.Chapter, m mutant.Mutant, times int) string {
-	files, err := generated(c, func(int) bool { return false })
+	files, err := finishedWith(c, m)
 	if err != nil {
-		return err.Error()
-	}
-	if err := m.ApplyTo(files); err != nil {
 		return err.Error()
 	}
 	var first string
@@ -546,11 +556,8 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string
 	if err != nil {
 		return err.Error()
 	}
-	files, err := generated(c, func(int) bool { return false })
+	files, err := finishedWith(c, m)
 	if err != nil {
-		return err.Error()
-	}
-	if err := m.ApplyTo(files); err != nil {
 		return err.Error()
 	}
 	// Without the race detector first: most bugs show without it, and it

@@ -27,18 +27,23 @@ func startHeartbeat(say func(string)) *heartbeat {
 	return h
 }
 
-// Say passes what on. A message that starts a part ("building …",
-// "running …", "finding …") becomes the part a beat names; a count of
-// tests done ("12 tests done, …") does not.
+// Say passes what on: the start of a part ("building …", "running …",
+// "finding …"), which a beat names from then on, in short.
 func (h *heartbeat) Say(what string) {
+	part, _, _ := strings.Cut(what, ",")
+	part, _, _ = strings.Cut(part, ":")
+	part, _, _ = strings.Cut(part, " (")
+	h.mu.Lock()
+	h.part = part
+	h.mu.Unlock()
+	h.Count(what)
+}
+
+// Count passes on how far the part got ("12 tests done, …"): it is no
+// part of its own, so a beat still names the one under way.
+func (h *heartbeat) Count(what string) {
 	h.mu.Lock()
 	defer h.mu.Unlock()
-	if what != "" && (what[0] < '0' || what[0] > '9') {
-		part, _, _ := strings.Cut(what, ",")
-		part, _, _ = strings.Cut(part, ":")
-		part, _, _ = strings.Cut(part, " (")
-		h.part = part
-	}
 	h.last = time.Now()
 	h.say(what)
 }

@@ -8,7 +8,7 @@ import (
 )
 
 // A part that takes a while is named again every two seconds; a count of
-// tests done does not become the part.
+// tests done keeps the part it counts.
 func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		var mu sync.Mutex
@@ -18,7 +18,7 @@ func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
 		h.Say("building the tests with your copy, under the race detector (the first time takes minutes)")
 		time.Sleep(2500 * time.Millisecond)
 		h.Say("running the tests")
-		h.Say("12 tests done, 1 failed so far")
+		h.Count("12 tests done, 1 failed so far")
 		time.Sleep(2500 * time.Millisecond)
 		synctest.Wait()
 		mu.Lock()

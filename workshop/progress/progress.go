@@ -155,10 +155,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
+	count := opts.Say // where counter says how far the run got
 	if opts.Say != nil {
 		h := startHeartbeat(opts.Say)
 		defer h.stop()
-		opts.Say = h.Say
+		opts.Say, count = h.Say, h.Count
 	}
 	env := []string{scenario.EnvImpl + "=" + impl}
 	var s *standIn
@@ -209,7 +210,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	opts.say("running the tests")
-	bin.OnTest = opts.counter()
+	bin.OnTest = counter(count)
 	extra := []string{}
 	if opts.FailFast {
 		extra = append(extra, "-failfast")
@@ -359,10 +360,10 @@ func (c *Chapter) Summary() string {
 	return fmt.Sprintf("%s: %d/%d exercises pass", c.Chapter.Name, c.Done(), len(c.Exercises))
 }
 
-// counter is an OnTest that says, at most every few seconds, how many
-// checks have ended and how many failed.
-func (opts Options) counter() func(string, bool) {
-	if opts.Say == nil {
+// counter is an OnTest that tells say, at most every few seconds, how
+// many checks have ended and how many failed.
+func counter(say func(string)) func(string, bool) {
+	if say == nil {
 		return nil
 	}
 	var mu sync.Mutex
@@ -380,7 +381,7 @@ func (opts Options) counter() func(string, bool) {
 		}
 		if time.Since(last) > 3*time.Second {
 			last = time.Now()
-			opts.say("%d tests done, %d failed so far", done, failed)
+			say(fmt.Sprintf("%d tests done, %d failed so far", done, failed))
 		}
 	}
 }

@@ -553,12 +553,15 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 	switch e.Status {
 	case progress.Pass:
 		r.next(fmt.Sprintf("Exercise %d passes. Next: compare yours with the reference:", e.ID), r.cmd("solution", x.c.Number(), fmt.Sprint(e.ID)))
-		n, ok := x.next()
+		var n progress.Exercise
+		var ok bool
 		if x.res.Only > 0 {
 			// check NN N ran only exercise N's checks, so the others'
 			// results are partial: go on with the next exercise in
 			// order that is not known to pass.
 			n, ok = x.nextInOrder(e.ID, LoadState(r.Root).Passed[x.c.Name])
+		} else {
+			n, ok = x.next()
 		}
 		if ok {
 			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))

@@ -1,11 +1,29 @@
 package watchserver_test
 
 import (
+	"flag"
+	"fmt"
 	"testing"
 
 	"example.com/walkthrough/workshop/leak"
 )
 
+// sideBySide is how many tests marked parallel run at once unless
+// -test.parallel says otherwise. This chapter's tests wait on real clocks
+// (watch timeouts, etcd) far more than they compute, so go test's default,
+// one per CPU, would leave a small machine idle most of the run.
+const sideBySide = 16
+
 // TestMain fails the run if a goroutine of the code under test outlives
 // the tests: every cache, watcher, server and etcd member must stop.
-func TestMain(m *testing.M) { leak.VerifyTestMain(m) }
+func TestMain(m *testing.M) {
+	flag.Parse()
+	given := false
+	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })
+	if !given {
+		if err := flag.Set("test.parallel", fmt.Sprint(sideBySide)); err != nil {
+			panic(err)
+		}
+	}
+	leak.VerifyTestMain(m)
+}

@@ -34,8 +34,21 @@ import (
 // implementation chosen with WALKTHROUGH_IMPL: ours over an embedded etcd
 // (reference, exercise) or a real kube-apiserver (client-go; skipped
 // without a cluster). No bubble: etcd runs on real time and sockets.
+//
+// Our servers' files run side by side: each has an etcd and a server of
+// its own and spends its time waiting for watches to time out. Against
+// kube-apiserver they run one at a time: one etcd serves them all, and a
+// compaction there would reach every file.
 func TestScenarios(t *testing.T) {
-	scenario.Run(t, scenarioImpls, scenario.Options{})
+	impl, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	parallel := impl != scenario.ClientGo
+	if parallel {
+		t.Parallel()
+	}
+	scenario.Run(t, scenarioImpls, scenario.Options{Parallel: parallel})
 }
 
 // TestE2EScenariosOnKubeAPIServer replays every scenario against the real

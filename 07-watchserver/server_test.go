@@ -34,6 +34,7 @@ func clientFor(t testing.TB, s *testServer, contentType string) *kubernetes.Clie
 // JSON lines and our length-prefixed protobuf frames, and see the stream
 // end cleanly at timeoutSeconds.
 func TestClientGoWatchesBothWireFormats(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	s := startServer(t, ws.CacheOptions{})
 	for _, ct := range []string{"application/json", "application/vnd.kubernetes.protobuf"} {
 		t.Run(ct, func(t *testing.T) {
@@ -43,11 +44,6 @@ func TestClientGoWatchesBothWireFormats(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: a.ResourceVersion, TimeoutSeconds: new(int64(1))})
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer w.Stop()
 			a.Data["v"] = "2"
 			if _, err := cms.Update(ctx, a, metav1.UpdateOptions{}); err != nil {
 				t.Fatal(err)
@@ -59,6 +55,14 @@ func TestClientGoWatchesBothWireFormats(t *testing.T) {
 			if err := cms.Delete(ctx, "a", metav1.DeleteOptions{}); err != nil {
 				t.Fatal(err)
 			}
+			// The watch starts after the writes and replays them from the
+			// cache's window: its second can go to the stream's end alone,
+			// however slowly the writes went.
+			w, err := cms.Watch(ctx, metav1.ListOptions{ResourceVersion: a.ResourceVersion, TimeoutSeconds: new(int64(1))})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Stop()
 			var got []string
 			for ev := range w.ResultChan() { // ends at timeoutSeconds
 				got = append(got, string(ev.Type))
@@ -74,6 +78,7 @@ func TestClientGoWatchesBothWireFormats(t *testing.T) {
 // one JSON line per event, 406 for a type with no stream framing, 422 for
 // options kube-apiserver refuses.
 func TestWatchStreamOnTheWire(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	s := startServer(t, ws.CacheOptions{})
 	if _, err := s.storage.Create(context.Background(), cm("ns", "a", "1")); err != nil {
 		t.Fatal(err)
@@ -120,6 +125,7 @@ func TestWatchStreamOnTheWire(t *testing.T) {
 // older than the cache's window: a 200 stream with one ERROR frame, then
 // the end.
 func TestWatchTooOldIsAnErrorFrameIn200(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	s := startServer(t, ws.CacheOptions{History: 2})
 	ctx := context.Background()
 	for _, name := range []string{"a", "b", "c", "d"} { // revisions 2..5; the ring keeps 4 and 5
@@ -155,6 +161,7 @@ func TestWatchTooOldIsAnErrorFrameIn200(t *testing.T) {
 // (list-namespace-selector.txt shows it against kube-apiserver, whose
 // etcd holds other namespaces; ours, in a scenario, holds only one.)
 func TestNamespaceSelectorNarrowsTheList(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	s := startServer(t, ws.CacheOptions{})
 	cs := clientFor(t, s, "application/json")
 	ctx := context.Background()

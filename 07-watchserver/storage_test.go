@@ -20,6 +20,7 @@ func cm(ns, name, value string) *corev1.ConfigMap {
 }
 
 func TestStorageCreateUpdateDeleteList(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	e := startEtcd(t)
 	st := ws.NewStorage(e.Client)
 	ctx := context.Background()
@@ -72,6 +73,7 @@ func TestStorageCreateUpdateDeleteList(t *testing.T) {
 }
 
 func TestEtcdWatchFromRevisionAndCompaction(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	e := startEtcd(t)
 	st := ws.NewStorage(e.Client)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -111,6 +113,7 @@ func TestEtcdWatchFromRevisionAndCompaction(t *testing.T) {
 // differs"). Ours keeps no snapshots, so no scenario can hold this for
 // both.
 func TestPageAfterCompaction(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	e := startEtcd(t)
 	st := ws.NewStorage(e.Client)
 	ctx := context.Background()
@@ -153,6 +156,7 @@ func TestPageAfterCompaction(t *testing.T) {
 // (list-at-version.txt stops before compaction for this reason), and
 // with the same 410 once it does not.
 func TestExactListAfterCompaction(t *testing.T) {
+	t.Parallel() // its own etcd and server: it waits beside the others
 	e := startEtcd(t)
 	st := ws.NewStorage(e.Client)
 	ctx := context.Background()

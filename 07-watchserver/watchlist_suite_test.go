@@ -60,25 +60,65 @@ var suiteFiles = []string{
 }
 
 func TestChapter01ScenariosOnOurServer(t *testing.T) {
-	for _, client := range []string{"01-listwatch", "client-go"} {
-		t.Run(client, func(t *testing.T) {
-			for _, name := range suiteFiles {
-				file := filepath.Join("..", "01-listwatch", "testdata", "scenarios", name)
-				t.Run(name, func(t *testing.T) {
-					if client != "client-go" {
-						// Each file has its own etcd and server. client-go's
-						// files run one at a time: its feature gate is global.
-						t.Parallel()
-					}
-					f, err := scenario.ReadFile(file)
-					if err != nil {
-						t.Fatal(err)
-					}
-					datadriven.RunTest(t, file, newSuiteDriver(t, client, f).step)
-				})
-			}
-		})
+	t.Parallel() // its own etcd and server: it waits beside the others
+	files := map[string]*scenario.File{}
+	for _, name := range suiteFiles {
+		f, err := scenario.ReadFile(filepath.Join("..", "01-listwatch", "testdata", "scenarios", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		files[name] = f
 	}
+	// Each file has its own etcd and server, and spends its time waiting on
+	// real clocks: files run side by side.
+	play := func(t *testing.T, client string, names []string) {
+		for _, name := range names {
+			t.Run(name, func(t *testing.T) {
+				t.Parallel()
+				datadriven.RunTest(t, files[name].Path, newSuiteDriver(t, client, files[name]).step)
+			})
+		}
+	}
+	t.Run("01-listwatch", func(t *testing.T) {
+		t.Parallel() // 01's Reflector reads no feature gate
+		play(t, "01-listwatch", suiteFiles)
+	})
+	// client-go's feature gates are global: its files run side by side in
+	// groups that set the same gates, one group after the other.
+	t.Run("client-go", func(t *testing.T) {
+		t.Parallel()
+		groups := map[string][]string{}
+		var order []string
+		for _, name := range suiteFiles {
+			gates := featureNames(files[name].Features)
+			if _, seen := groups[gates]; !seen {
+				order = append(order, gates)
+			}
+			groups[gates] = append(groups[gates], name)
+		}
+		for _, gates := range order {
+			t.Run(gates, func(t *testing.T) {
+				for feature, on := range files[groups[gates][0]].Features {
+					clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
+				}
+				play(t, "client-go", groups[gates])
+			})
+		}
+	})
+}
+
+// featureNames names a file's feature gates, "WatchListClient=false", or
+// "default gates" when it sets none.
+func featureNames(features map[string]bool) string {
+	var names []string
+	for feature, on := range features {
+		names = append(names, fmt.Sprintf("%s=%t", feature, on))
+	}
+	if len(names) == 0 {
+		return "default gates"
+	}
+	sort.Strings(names)
+	return strings.Join(names, ",")
 }
 
 // suiteDriver plays one of 01's files: our server behind a fault proxy,
@@ -101,11 +141,6 @@ func newSuiteDriver(t *testing.T, client string, f *scenario.File) *suiteDriver 
 	d := &suiteDriver{client: client, tr: &suiteTrace{}, watchList: true}
 	if on, ok := f.Features["WatchListClient"]; ok {
 		d.watchList = on
-	}
-	if client == "client-go" {
-		for feature, on := range f.Features {
-			clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
-		}
 	}
 	d.srv = startServer(t, ws.CacheOptions{})
 	rev, err := d.srv.storage.CurrentRevision(context.Background())

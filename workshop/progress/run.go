@@ -43,18 +43,27 @@ func quietFor(realClock bool) time.Duration {
 // later test without a result; so the binary runs again, skipping each
 // test that has one, until a run ends without a crash or gets no further.
 // Every check is then judged on its own, whatever crashed before it.
+//
+// Tests that run side by side (t.Parallel; chapter 07's scenarios) share
+// the binary's stop: when it stops amid several checks, which one stopped
+// it is unknown, so none of them gets that run's verdict, and they run
+// again one at a time.
 func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{},
 	}
 	var done []string
+	serial := false
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
 		args := append([]string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}, flags...)
 		if run != "" {
 			args = append(args, "-run", run)
+		}
+		if serial {
+			args = append(args, "-parallel=1")
 		}
 		// Once a test got stuck, the code under test is known to hang:
 		// the next ones are given less time before they count as stuck
@@ -67,7 +76,15 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		if err != nil {
 			return nil, err
 		}
-		further := false
+		again := false // the run gave no verdict on the checks it stopped amid
+		if amid := stoppedAmid(res); len(amid) > 1 && !serial {
+			for _, test := range amid {
+				delete(res.Passed, test)
+			}
+			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
+			serial, again = true, true
+		}
+		further := again
 		for test, passed := range res.Passed {
 			if _, seen := all.Passed[test]; !seen && IsCheck(test) {
 				further = true
@@ -92,7 +109,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		if res.Leak != "" {
 			all.Leaks = res.Leak
 		}
-		stopped := res.Crash != "" || len(res.Stuck) > 0
+		stopped := res.Crash != "" || len(res.Stuck) > 0 || again
 		if !stopped || !further {
 			return all, nil
 		}
@@ -103,6 +120,23 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 			}
 		}
 	}
+}
+
+// stoppedAmid lists the checks that were running when the binary stopped
+// (a crash, or the watch's stop of a quiet binary): those that failed
+// without a "--- FAIL" line of their own.
+func stoppedAmid(res *gotest.Result) []string {
+	if res.Crash == "" && len(res.Stuck) == 0 {
+		return nil
+	}
+	var amid []string
+	for test, passed := range res.Passed {
+		if IsCheck(test) && !passed && !strings.Contains(res.Output[test], "--- FAIL") {
+			amid = append(amid, test)
+		}
+	}
+	sort.Strings(amid)
+	return amid
 }
 
 // isScenario reports whether test names one scenario file's subtest.

@@ -37,6 +37,12 @@ type Options struct {
 	// time moves only when every goroutine is blocked and steps such as
 	// "advance 250ms" are exact.
 	Bubble bool
+	// Parallel runs the files side by side (t.Parallel), as many at once
+	// as -test.parallel allows. For a chapter on a real clock whose files
+	// each start a server of their own: they spend their time waiting for
+	// timeouts, not computing. A file that sets a feature gate cannot run
+	// beside others (the gates are global).
+	Parallel bool
 }
 
 // Run runs every scenario file of the chapter under test against the
@@ -77,6 +83,12 @@ func RunImpl(t *testing.T, impls Impls, name string, opts Options) {
 			f, err := ReadFile(path)
 			if err != nil {
 				t.Fatal(err)
+			}
+			if opts.Parallel {
+				if len(f.Features) > 0 {
+					t.Fatalf("%s sets feature gates, which are global: it cannot run beside other files (scenario.Options.Parallel)", filepath.Base(path))
+				}
+				t.Parallel()
 			}
 			for feature, on := range f.Features {
 				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)

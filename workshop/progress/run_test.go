@@ -1,0 +1,65 @@
+package progress
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// sideBySide is a package whose two checks run in parallel: one crashes
+// the binary from a goroutine of its own while the other is still
+// running, as a stub's panic in a watch cache's goroutine does in
+// chapter 07.
+const sideBySide = `package p
+
+import (
+	"testing"
+	"time"
+)
+
+func TestInnocent(t *testing.T) {
+	t.Parallel()
+	time.Sleep(300 * time.Millisecond)
+}
+
+func TestCrasher(t *testing.T) {
+	t.Parallel()
+	done := make(chan struct{})
+	go func() {
+		time.Sleep(50 * time.Millisecond)
+		panic("not done: exercise 5")
+	}()
+	<-done
+}
+`
+
+// TestCrashAmidParallelChecksRerunsThemOneAtATime: the check that kept
+// running beside the crash is not blamed for it; run again alone, it
+// passes, and only the crasher carries the crash.
+func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module p\n\ngo 1.25\n", "p_test.go": sideBySide} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, build, err := gotest.Build(dir, nil)
+	if err != nil || bin == nil {
+		t.Fatalf("build: %v %s", err, build)
+	}
+	defer bin.Remove()
+	res, err := runTests(bin, nil, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed["TestInnocent"] {
+		t.Errorf("TestInnocent ran beside the crash and was judged by it: %q", res.CrashOf["TestInnocent"])
+	}
+	if res.Passed["TestCrasher"] || !strings.Contains(res.CrashOf["TestCrasher"], "not done: exercise 5") {
+		t.Errorf("TestCrasher: passed %v, crash %q; want failed with its panic", res.Passed["TestCrasher"], res.CrashOf["TestCrasher"])
+	}
+}

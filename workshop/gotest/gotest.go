@@ -145,6 +145,24 @@ func Build(dir string, files map[string][]byte, flags ...string) (*Binary, strin
 // Remove deletes the binary.
 func (b *Binary) Remove() { os.RemoveAll(b.tmp) }
 
+// TopLevel lists the binary's top-level tests, fuzz targets and examples
+// (not its benchmarks), as -test.list names them.
+func (b *Binary) TopLevel() ([]string, error) {
+	cmd := exec.Command(b.Path, "-test.list", ".")
+	cmd.Dir = b.Dir
+	out, err := cmd.Output()
+	if err != nil {
+		return nil, fmt.Errorf("%s -test.list: %w", filepath.Base(b.Path), err)
+	}
+	var names []string
+	for _, name := range strings.Fields(string(out)) {
+		if !strings.HasPrefix(name, "Benchmark") {
+			names = append(names, name)
+		}
+	}
+	return names, nil
+}
+
 // Run runs the binary once with the test flags given, in plain go test
 // spelling (-run, -skip, -timeout, -failfast; "-test." is added). When
 // stuck is more than zero and the binary prints nothing for that long

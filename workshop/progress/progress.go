@@ -206,6 +206,18 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			return nil, err
 		}
 		if len(only) > 0 {
+			// The plain tests too: the blame file names scenarios and
+			// stress tests only, and check NN finds whose code made a
+			// plain test fail, so check NN N must run them as check NN does.
+			top, err := bin.TopLevel()
+			if err != nil {
+				return nil, err
+			}
+			for _, test := range top {
+				if IsCheck(test) && !strings.HasPrefix(test, "TestE2E") && blame[test] == nil {
+					only = append(only, test)
+				}
+			}
 			run = runPattern(only)
 		}
 	}

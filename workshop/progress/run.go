@@ -44,26 +44,25 @@ func quietFor(realClock bool) time.Duration {
 // test that has one, until a run ends without a crash or gets no further.
 // Every check is then judged on its own, whatever crashed before it.
 //
-// Tests that run side by side (t.Parallel; chapter 07's scenarios) share
-// the binary's stop: when it stops amid several checks, which one stopped
-// it is unknown, so none of them gets that run's verdict, and they run
-// again one at a time.
+// Tests that run side by side (t.Parallel; chapter 07's) share the
+// binary's stop: when it stops amid several checks, which one stopped it
+// is unknown, so none of them gets that run's verdict; they run again,
+// alone and one at a time, and then the rest side by side again.
 func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{},
 	}
-	var done []string
-	serial := false
+	var done, amid []string
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
 		args := append([]string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}, flags...)
-		if run != "" {
+		switch {
+		case len(amid) > 0:
+			args = append(args, "-run", runPattern(amid), "-parallel=1")
+		case run != "":
 			args = append(args, "-run", run)
-		}
-		if serial {
-			args = append(args, "-parallel=1")
 		}
 		// Once a test got stuck, the code under test is known to hang:
 		// the next ones are given less time before they count as stuck
@@ -76,15 +75,16 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		if err != nil {
 			return nil, err
 		}
-		again := false // the run gave no verdict on the checks it stopped amid
-		if amid := stoppedAmid(res); len(amid) > 1 && !serial {
-			for _, test := range amid {
+		alone := len(amid) > 0 // this run took the checks a stop came amid
+		amid = nil
+		if stopped := stoppedAmid(res); len(stopped) > 1 && !alone {
+			for _, test := range stopped {
 				delete(res.Passed, test)
 			}
 			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
-			serial, again = true, true
+			amid = stopped
 		}
-		further := again
+		further := len(amid) > 0
 		for test, passed := range res.Passed {
 			if _, seen := all.Passed[test]; !seen && IsCheck(test) {
 				further = true
@@ -109,7 +109,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		if res.Leak != "" {
 			all.Leaks = res.Leak
 		}
-		stopped := res.Crash != "" || len(res.Stuck) > 0 || again
+		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(amid) > 0 || alone
 		if !stopped || !further {
 			return all, nil
 		}

@@ -63,3 +63,19 @@ func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 		t.Errorf("TestCrasher: passed %v, crash %q; want failed with its panic", res.Passed["TestCrasher"], res.CrashOf["TestCrasher"])
 	}
 }
+
+// TestPlainFailureKeepsTheReason: a failing plain test that logged much on
+// the way still shows the line that says why, its last.
+func TestPlainFailureKeepsTheReason(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("=== RUN   TestX\n")
+	for i := range 30 {
+		out.WriteString("    x_test.go:5: step " + string(rune('a'+i%26)) + "\n")
+	}
+	out.WriteString("    x_test.go:9: events: [MODIFIED], want MODIFIED DELETED\n--- FAIL: TestX (0.01s)\n")
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	got, _ := k.plain(out.String())
+	if !strings.Contains(got, "want MODIFIED DELETED") || !strings.Contains(got, "(19 lines left out)") || strings.Count(got, "\n") != 14 {
+		t.Errorf("plain report:\n%s", got)
+	}
+}

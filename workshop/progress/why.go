@@ -186,24 +186,27 @@ func (k *code) leaked(leak string) (string, []int) {
 	return b.String(), owners
 }
 
-// plain is a plain test's failure: its own first lines.
+// plain is a plain test's failure: its own lines, the first and the last
+// ones when there are many. The last are kept because a test says why it
+// failed (t.Fatal) after what it logged on the way.
 func (k *code) plain(output string) (string, []int) {
-	var keep []string
+	var lines []string
 	for _, line := range strings.Split(output, "\n") {
 		t := strings.TrimSpace(line)
 		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
 			continue
 		}
-		keep = append(keep, "  "+k.s.translate(strings.TrimPrefix(line, "    ")))
-		if len(keep) == 12 {
-			keep = append(keep, "  …")
-			break
-		}
+		lines = append(lines, "  "+k.s.translate(strings.TrimPrefix(line, "    ")))
 	}
-	if len(keep) == 0 {
+	if len(lines) == 0 {
 		return "", nil
 	}
-	return "Failed:\n" + strings.Join(keep, "\n") + "\n", nil
+	const head, tail = 4, 8
+	if len(lines) > head+tail+1 {
+		cut := len(lines) - head - tail
+		lines = append(append(lines[:head:head], fmt.Sprintf("  … (%d lines left out)", cut)), lines[len(lines)-tail:]...)
+	}
+	return "Failed:\n" + strings.Join(lines, "\n") + "\n", nil
 }
 
 // indentReason lays a reason under the two-space margin of a report.

@@ -738,3 +738,34 @@ func TestWatchStopsAtTheEnd(t *testing.T) {
 	}
 	contains(t, "watch at the end", out.String(), "Exercise 10 passes, and with it every exercise of 03-indexer.", "end of the last chapter")
 }
+
+// TestAnnounceSaysNewOnceAndAgainAfterAFailure: an exercise is new the
+// first time it passes; a check that could not judge it (blocked) keeps
+// its pass quietly; after a real failure, passing is "again", not new.
+func TestAnnounceSaysNewOnceAndAgainAfterAFailure(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	x := &result{c: chapters.Chapter{Name: "03-indexer"}}
+	check := func(status progress.Status) string {
+		out.Reset()
+		x.res = &progress.Chapter{Exercises: []progress.Exercise{{Exercise: exgen.Exercise{ID: 2, Title: "Split a key"}, Status: status}}}
+		r.announce(x)
+		return strings.TrimSpace(out.String())
+	}
+	for i, step := range []struct {
+		status progress.Status
+		want   string
+	}{
+		{progress.NotStarted, ""}, // the first check: nothing to compare with
+		{progress.Pass, "New: exercise 2 passes (Split a key)."},
+		{progress.Pass, ""},
+		{progress.Blocked, ""},
+		{progress.Pass, ""}, // blocked was no verdict: it never stopped passing
+		{progress.Fail, ""},
+		{progress.Pass, "Exercise 2 passes again (Split a key)."},
+	} {
+		if got := check(step.status); got != step.want {
+			t.Errorf("check %d (%v): said %q, want %q", i+1, step.status, got, step.want)
+		}
+	}
+}

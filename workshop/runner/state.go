@@ -24,8 +24,11 @@ type State struct {
 	// you asked for while stuck: the next ask shows it.
 	SolutionAsked map[string]bool `json:"solutionAsked,omitempty"`
 	// Passed lists, per chapter, the exercises that passed when you last
-	// checked, so a newly passing one can be announced.
+	// checked, so a newly passing one can be announced; Ever, those that
+	// passed at some check, so one that failed and passes again is not
+	// announced as new.
 	Passed map[string][]int `json:"passed,omitempty"`
+	Ever   map[string][]int `json:"ever,omitempty"`
 	// Tracks maps a chapter to the track you chose for it: TrackCore,
 	// TrackDeep or TrackBlank (start, core, deep, blank; reset of a whole
 	// chapter and `make exercises FORCE=1` set it back to core). A chapter
@@ -84,6 +87,9 @@ func LoadState(root string) *State {
 	}
 	if s.SolutionAsked == nil {
 		s.SolutionAsked = map[string]bool{}
+	}
+	if s.Ever == nil {
+		s.Ever = map[string][]int{}
 	}
 	if s.Passed == nil {
 		s.Passed = map[string][]int{}

@@ -277,28 +277,40 @@ func (r *Runner) header(x *result) {
 
 // announce says which exercises pass now that did not at the last check,
 // so the moment an exercise starts passing does not go by without a word.
+// An exercise this check could not judge (blocked by another, or not
+// checked) keeps what it had; one that passed before, failed and passes
+// again is said to pass again, not to be new.
 func (r *Runner) announce(x *result) {
 	if x.res == nil || x.res.Build != "" {
 		return
 	}
 	s := LoadState(r.Root)
-	before, seen := s.Passed[x.c.Name]
+	name := x.c.Name
+	before, seen := s.Passed[name]
 	var now []int
-	if x.res.Only > 0 {
-		// Only one exercise's checks ran: the others keep what they had.
-		now = slices.DeleteFunc(slices.Clone(before), func(id int) bool { return id == x.res.Only })
-	}
 	for _, e := range x.res.Exercises {
-		if e.Status != progress.Pass || x.res.Only > 0 && e.ID != x.res.Only {
+		unjudged := e.Status == progress.Blocked || e.Status == progress.Unchecked || x.res.Only > 0 && e.ID != x.res.Only
+		if unjudged && slices.Contains(before, e.ID) {
+			now = append(now, e.ID)
+		}
+		if unjudged || e.Status != progress.Pass {
 			continue
 		}
 		now = append(now, e.ID)
-		if seen && !slices.Contains(before, e.ID) {
+		switch {
+		case !seen || slices.Contains(before, e.ID):
+		case slices.Contains(s.Ever[name], e.ID):
+			r.say("  ", r.paint(green, fmt.Sprintf("Exercise %d passes again (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
+		default:
 			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
+		}
+		if !slices.Contains(s.Ever[name], e.ID) {
+			s.Ever[name] = append(s.Ever[name], e.ID)
+			slices.Sort(s.Ever[name])
 		}
 	}
 	slices.Sort(now)
-	s.Passed[x.c.Name] = now
+	s.Passed[name] = now
 	_ = s.Save(r.Root) // a convenience: not worth stopping for
 }
 

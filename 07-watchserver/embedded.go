@@ -3,10 +3,12 @@ package watchserver
 import (
 	"fmt"
 	"net/url"
+	"sync"
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
 	"go.etcd.io/etcd/server/v3/embed"
+	"go.etcd.io/etcd/server/v3/storage/wal"
 	"go.uber.org/zap"
 )
 
@@ -29,10 +31,22 @@ type Embedded struct {
 	Started time.Duration
 }
 
+// smallSegments sets etcd's log segment size once per process.
+var smallSegments sync.Once
+
 // StartEmbedded starts a one-member etcd cluster with its data in dir and
 // waits until it serves. Port 0 on every URL lets the kernel choose, so
 // parallel test binaries never collide.
 func StartEmbedded(dir string) (*Embedded, error) {
+	smallSegments.Do(func() {
+		// etcd preallocates 64 MB for each log segment, and one more
+		// segment ahead: 125 MB on disk per member, left behind by every
+		// test binary that crashes before its cleanup. A few MB per segment
+		// is plenty for what a test writes (etcd exports the knob for
+		// tests; it is read when a segment is made, so set it once, before
+		// any member starts).
+		wal.SegmentSizeBytes = 4 << 20
+	})
 	cfg := embed.NewConfig()
 	cfg.Name = "watchserver"
 	cfg.Dir = dir

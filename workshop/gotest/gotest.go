@@ -181,8 +181,15 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 	test := exec.Command(b.Path, args...)
 	test.Dir = b.Dir
 	// Every goroutine's stack on a crash or a SIGQUIT: where your code
-	// waits is in another goroutine than the one that panicked.
-	test.Env = append(append(os.Environ(), "GOTRACEBACK=all"), env...)
+	// waits is in another goroutine than the one that panicked. The
+	// tests' temporary directories go under the binary's own, which
+	// Remove deletes: a test the binary stops (a crash, a stuck test)
+	// never cleans up after itself, and an etcd's data is megabytes.
+	tmp := filepath.Join(b.tmp, "tmp")
+	if err := os.MkdirAll(tmp, 0o755); err != nil {
+		return nil, err
+	}
+	test.Env = append(append(os.Environ(), "GOTRACEBACK=all", "TMPDIR="+tmp), env...)
 	raw, err := test.StdoutPipe()
 	if err != nil {
 		return nil, err

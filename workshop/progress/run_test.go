@@ -27,6 +27,7 @@ func TestInnocent(t *testing.T) {
 
 func TestCrasher(t *testing.T) {
 	t.Parallel()
+	t.Log("tempdir", t.TempDir())
 	done := make(chan struct{})
 	go func() {
 		time.Sleep(50 * time.Millisecond)
@@ -61,6 +62,20 @@ func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 	}
 	if res.Passed["TestCrasher"] || !strings.Contains(res.CrashOf["TestCrasher"], "not done: exercise 5") {
 		t.Errorf("TestCrasher: passed %v, crash %q; want failed with its panic", res.Passed["TestCrasher"], res.CrashOf["TestCrasher"])
+	}
+	// The crash left its temporary directory behind, inside the
+	// binary's own, which Remove deletes.
+	_, after, ok := strings.Cut(res.Output["TestCrasher"], "tempdir ")
+	left := strings.Fields(after)
+	if !ok || len(left) == 0 {
+		t.Fatalf("TestCrasher did not say its temporary directory:\n%s", res.Output["TestCrasher"])
+	}
+	if _, err := os.Stat(left[0]); err != nil {
+		t.Fatalf("%s: %v; want it left behind by the crash until Remove", left[0], err)
+	}
+	bin.Remove()
+	if _, err := os.Stat(left[0]); !os.IsNotExist(err) {
+		t.Errorf("%s is still there after Remove (%v)", left[0], err)
 	}
 }
 

@@ -39,7 +39,11 @@ type Result struct {
 	// for printing nothing for too long (see Binary.Run); their goroutines'
 	// stacks are in Dump.
 	Stuck []string
-	Dump  string // the goroutine dump of a crash or of a stuck binary
+	// StuckAfter is how long the binary had printed nothing when it was
+	// stopped as stuck: the quiet period, or less when it also computed
+	// nothing (Binary.Idle).
+	StuckAfter time.Duration
+	Dump       string // the goroutine dump of a crash or of a stuck binary
 	// Leak is what the binary printed, after every test passed, about
 	// goroutines still running (workshop/leak).
 	Leak string
@@ -94,7 +98,13 @@ type Binary struct {
 	// OnTest, if set, hears of every test that ends, as it ends: a check
 	// that takes a while says how far it got.
 	OnTest func(test string, passed bool)
-	tmp    string
+	// Idle, if set, stops the binary as stuck sooner than Run's quiet
+	// period: when it prints nothing and uses next to no CPU for this long
+	// while a test runs (where the system tells a process's CPU time).
+	// Only for tests that never wait on the real clock, such as those in
+	// synctest bubbles: there every goroutine waiting means a deadlock.
+	Idle time.Duration
+	tmp  string
 }
 
 // Build compiles the test binary of the package in dir with the build
@@ -213,7 +223,7 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 		test.Wait()
 		return nil, err
 	}
-	w := newWatch(test.Process, stuck)
+	w := newWatch(test.Process, stuck, b.Idle)
 	r := parse(events, w, b.OnTest)
 	w.stop()
 	convWaitErr := conv.Wait()
@@ -225,8 +235,8 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 		return nil, fmt.Errorf("%s: %w", filepath.Base(b.Path), testErr)
 	}
 	r.OK = testErr == nil
-	if stuckTests := w.fired(); stuckTests != nil {
-		r.Stuck, r.Crash = stuckTests, ""
+	if stuckTests, after := w.fired(); stuckTests != nil {
+		r.Stuck, r.StuckAfter, r.Crash = stuckTests, after, ""
 		for _, t := range stuckTests {
 			r.Passed[t] = false
 		}
@@ -234,19 +244,30 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 	return r, nil
 }
 
-// watch stops a binary that prints nothing for too long while a test runs.
+// watch stops a binary that prints nothing for too long while a test runs,
+// or, with idle set, that prints nothing and computes nothing for idle.
 type watch struct {
 	mu      sync.Mutex
 	proc    *os.Process
 	quiet   time.Duration
+	idle    time.Duration
 	last    time.Time
 	running map[string]bool
-	stuck   []string // the tests running when it fired; nil until then
+	stuck   []string      // the tests running when it fired; nil until then
+	after   time.Duration // how long it had printed nothing then
 	done    chan struct{}
+	// idleSince is when the binary last used more than idleCPU ticks of
+	// CPU over cpuAt.
+	idleSince time.Time
+	cpuAt     int64
 }
 
-func newWatch(p *os.Process, quiet time.Duration) *watch {
-	w := &watch{proc: p, quiet: quiet, last: time.Now(), running: map[string]bool{}, done: make(chan struct{})}
+// idleCPU is how much CPU time, in ticks (10 ms each), a binary whose
+// goroutines all wait may still use: the runtime's own upkeep.
+const idleCPU = 2
+
+func newWatch(p *os.Process, quiet, idle time.Duration) *watch {
+	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, done: make(chan struct{})}
 	if quiet > 0 {
 		go w.loop()
 	}
@@ -254,7 +275,11 @@ func newWatch(p *os.Process, quiet time.Duration) *watch {
 }
 
 func (w *watch) loop() {
-	tick := time.NewTicker(w.quiet / 10)
+	every := w.quiet / 10
+	if w.idle > 0 {
+		every = min(every, w.idle/10)
+	}
+	tick := time.NewTicker(every)
 	defer tick.Stop()
 	for {
 		select {
@@ -262,12 +287,23 @@ func (w *watch) loop() {
 			return
 		case <-tick.C:
 		}
+		cpu, measured := int64(0), false
+		if w.idle > 0 {
+			cpu, measured = cpuTicks(w.proc.Pid)
+		}
 		w.mu.Lock()
-		if w.stuck == nil && len(w.running) > 0 && time.Since(w.last) > w.quiet {
+		now := time.Now()
+		if measured && cpu-w.cpuAt > idleCPU {
+			w.idleSince, w.cpuAt = now, cpu
+		}
+		quiet := now.Sub(w.last) > w.quiet
+		idle := measured && now.Sub(w.last) > w.idle && now.Sub(w.idleSince) > w.idle
+		if w.stuck == nil && len(w.running) > 0 && (quiet || idle) {
 			for t := range w.running {
 				w.stuck = append(w.stuck, t)
 			}
 			sort.Strings(w.stuck)
+			w.after = now.Sub(w.last).Round(100 * time.Millisecond)
 			w.proc.Signal(syscall.SIGQUIT) // the Go runtime dumps every goroutine and exits
 		}
 		w.mu.Unlock()
@@ -283,17 +319,17 @@ func (w *watch) event(action, test string) {
 	}
 	w.last = time.Now()
 	switch action {
-	case "run":
+	case "run", "cont":
 		w.running[test] = true
-	case "pass", "fail", "skip":
+	case "pass", "fail", "skip", "pause":
 		delete(w.running, test)
 	}
 }
 
-func (w *watch) fired() []string {
+func (w *watch) fired() ([]string, time.Duration) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.stuck
+	return w.stuck, w.after
 }
 
 func (w *watch) stop() { close(w.done) }
@@ -333,8 +369,11 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			inLeak = true
 			leak.WriteString(ev.Output)
 		case ev.Test == "":
-		case ev.Action == "run":
+		case ev.Action == "run" || ev.Action == "cont":
 			started[ev.Test] = true
+		case ev.Action == "pause":
+			// A parallel test waits for its turn: not running until "cont".
+			started[ev.Test] = false
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
 		case ev.Action == "pass" || ev.Action == "fail":
@@ -348,8 +387,8 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 	// A crash ends the binary without a result for the tests that were
 	// running: they failed, with the crash as the reason.
 	if r.Crash != "" || dump.Len() > 0 {
-		for test := range started {
-			if _, ok := r.Passed[test]; !ok {
+		for test, running := range started {
+			if _, ok := r.Passed[test]; !ok && running {
 				r.Passed[test] = false
 			}
 		}

@@ -167,7 +167,11 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	switch {
 	case stuck:
-		add(k.stuck(test, output, res.DumpOf[test], quiet.String()))
+		took := quiet
+		if d := res.StuckFor[test]; d > 0 {
+			took = d
+		}
+		add(k.stuck(test, output, res.DumpOf[test], took.String()))
 	case res.CrashOf[test] != "":
 		add(k.crashed(res.CrashOf[test], res.DumpOf[test]))
 		// A deadlock's frames show who waits, and a concurrent map write

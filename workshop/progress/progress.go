@@ -176,6 +176,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return nil, err
 	}
 	k.say = opts.say
+	k.idle = idleFor(c.RealClock())
 	flags := []string{"-vet=off"} // make test vets the code; a check compiles a new stub set each time
 	if opts.Race {
 		flags = append(flags, "-race")
@@ -194,6 +195,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return out, nil
 	}
 	defer bin.Remove()
+	bin.Idle = k.idle
 	quiet := quietFor(c.RealClock())
 	blame, err := LoadBlame(c.Dir)
 	if err != nil {

@@ -18,6 +18,9 @@ type runs struct {
 	// to the "panic: ..." line that stopped it, and DumpOf to the
 	// goroutine dump that came with it.
 	CrashOf, DumpOf map[string]string
+	// StuckFor is how long each stuck test had made no progress when its
+	// binary was stopped.
+	StuckFor map[string]time.Duration
 	// Leaks is what the binary said of goroutines your code left running
 	// after every test passed (workshop/leak), from the run that got that
 	// far.
@@ -37,6 +40,19 @@ func quietFor(realClock bool) time.Duration {
 	return 15 * time.Second
 }
 
+// idleFor is how long a binary of a chapter whose tests never wait on the
+// real clock (every one in a synctest bubble but 07's) may print nothing
+// and compute nothing while a test runs before it is stopped as stuck:
+// every goroutine is waiting, on a lock never released or a channel
+// nobody sends on. The reference's tests, under -race and a loaded
+// machine, never idle for even 2 s.
+func idleFor(realClock bool) time.Duration {
+	if realClock {
+		return 0
+	}
+	return 3 * time.Second
+}
+
 // runTests runs every test of the chapter except the end-to-end ones on
 // the built binary. A stub's panic raised in a goroutine of the code under
 // test (an informer's, a queue's) stops the whole binary, leaving every
@@ -51,9 +67,11 @@ func quietFor(realClock bool) time.Duration {
 func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
-		CrashOf: map[string]string{}, DumpOf: map[string]string{},
+		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 	}
 	var done, amid []string
+	idle := bin.Idle
+	defer func() { bin.Idle = idle }()
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
@@ -66,10 +84,10 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		}
 		// Once a test got stuck, the code under test is known to hang:
 		// the next ones are given less time before they count as stuck
-		// too, so a lock never released costs seconds per test, not 15.
+		// too, so a lock never released costs a second or two per test.
 		wait := quiet
 		if len(all.Stuck) > 0 {
-			wait = quiet / 3
+			wait, bin.Idle = quiet/3, idle/3
 		}
 		res, err := bin.Run(env, wait, args...)
 		if err != nil {
@@ -100,7 +118,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		}
 		for _, test := range res.Stuck {
 			all.Stuck = append(all.Stuck, test)
-			all.DumpOf[test] = res.Dump
+			all.DumpOf[test], all.StuckFor[test] = res.Dump, res.StuckAfter
 		}
 		all.OK = all.OK && res.OK
 		if all.Crash == "" {

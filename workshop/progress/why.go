@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"time"
 )
 
 // This file says why a test failed when the scenario harness's own report
@@ -19,6 +20,9 @@ type code struct {
 	pkg   string         // the chapter's import path
 	funcs map[string]int // function key ("threadSafeMap.Update") → exercise
 	say   func(format string, args ...any)
+	// idle is how long a test binary may wait, computing nothing, before
+	// it is stuck (idleFor; 0 for a chapter on the real clock).
+	idle time.Duration
 	// done and stubs are the generated copy with every exercise done (the
 	// reference's code) and with every one stubbed, made once per check.
 	done, stubs map[string][]byte

@@ -5,7 +5,7 @@
 // each check a real go test of the chapter), writes each command's output
 // into the doc's block marked for it, and records the sum of what the
 // transcripts depend on in docs/.transcripts.sum, which the workshop
-// tests compare. The story takes about 50 minutes (two status runs of
+// tests compare. The story takes about 6 minutes (two status runs of
 // every chapter, and a dozen checks).
 //
 //	go run ./workshop/cmd/transcripts

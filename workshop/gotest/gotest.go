@@ -111,11 +111,27 @@ type Binary struct {
 // flags given (-race, -vet=off) and the overlay files. When the package
 // does not compile, it returns no binary and the compiler's output.
 func Build(dir string, files map[string][]byte, flags ...string) (*Binary, string, error) {
+	return BuildAt("", dir, files, flags...)
+}
+
+// BuildAt is Build into the file at path, kept between runs (Remove leaves
+// it): the go command relinks it only when what it is built from changed,
+// so a check of unchanged code skips the link, seconds for a binary that
+// links client-go. The caller holds the lock of path (Lock) from the
+// build until the last run. An empty path is a fresh temporary file.
+func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binary, string, error) {
 	tmp, err := os.MkdirTemp("", "walkthrough-test-")
 	if err != nil {
 		return nil, "", err
 	}
 	bin := &Binary{Path: filepath.Join(tmp, "chapter.test"), Dir: dir, tmp: tmp}
+	if path != "" {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			bin.Remove()
+			return nil, "", err
+		}
+		bin.Path = path
+	}
 	// -s -w: no symbol table or DWARF, which only debuggers read; stacks
 	// keep their files and lines. It makes the link, the slow part of a
 	// rebuild, markedly quicker.
@@ -152,7 +168,8 @@ func Build(dir string, files map[string][]byte, flags ...string) (*Binary, strin
 	return bin, "", nil
 }
 
-// Remove deletes the binary.
+// Remove deletes the binary, unless it is kept (BuildAt), and the
+// temporary files of its tests.
 func (b *Binary) Remove() { os.RemoveAll(b.tmp) }
 
 // TopLevel lists the binary's top-level tests, fuzz targets and examples

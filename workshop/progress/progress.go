@@ -130,6 +130,21 @@ type Options struct {
 	// seconds how far the run got or that the part is still going: a
 	// check is never silent for more than two seconds.
 	Say func(what string)
+	// Keep builds the test binary into .cache/bin/ and keeps it, so that
+	// a check of code that did not change since the last one skips the
+	// link (see gotest.BuildAt). The learner's runner sets it; the tests
+	// of the tests, which check many copies of one chapter at once, do
+	// not.
+	Keep bool
+}
+
+// keptBinary is where a chapter's test binary is kept between checks.
+func keptBinary(c chapters.Chapter, race bool) string {
+	name := c.Name
+	if race {
+		name += "-race"
+	}
+	return filepath.Join(filepath.Dir(c.Dir), ".cache", "bin", name, "chapter.test")
 }
 
 // say tells opts.Say, if set.
@@ -183,7 +198,15 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	out := &Chapter{Chapter: c, Only: opts.Only}
 	opts.say("building the tests with your copy%s", map[bool]string{true: ", under the race detector (the first time takes minutes)"}[opts.Race])
-	bin, build, err := gotest.Build(c.Dir, s.files, flags...)
+	kept := ""
+	if opts.Keep {
+		path := keptBinary(c, opts.Race)
+		if unlock, ok := gotest.Lock(path); ok {
+			defer unlock()
+			kept = path
+		}
+	}
+	bin, build, err := gotest.BuildAt(kept, c.Dir, s.files, flags...)
 	if err != nil {
 		return nil, err
 	}

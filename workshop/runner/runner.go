@@ -223,7 +223,7 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
 func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, error) {
-	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only}
+	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true}
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {

@@ -47,6 +47,13 @@ const EnvImpl = "WALKTHROUGH_IMPL"
 // reference.
 const EnvStandIn = "WALKTHROUGH_STANDIN"
 
+// StandInTag is the build tag of the binary the runner builds with your
+// copy standing in: test files that can never judge your copy (the
+// end-to-end tests, client-go's informer factory) say
+// `//go:build !walkthrough_standin`, and leave client-go's clientsets out
+// of the binary, which halves its link.
+const StandInTag = "walkthrough_standin"
+
 // OnYourCopy reports whether the learner's copy stands in for the
 // reference in this test binary (EnvStandIn).
 func OnYourCopy() bool { return os.Getenv(EnvStandIn) == "1" }

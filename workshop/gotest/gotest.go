@@ -41,7 +41,7 @@ type Result struct {
 	Stuck []string
 	// StuckAfter is how long the binary had printed nothing when it was
 	// stopped as stuck: the quiet period, or less when it also computed
-	// nothing (Binary.Idle).
+	// nothing (Run's idle).
 	StuckAfter time.Duration
 	Dump       string // the goroutine dump of a crash or of a stuck binary
 	// Leak is what the binary printed, after every test passed, about
@@ -88,7 +88,7 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 		return &Result{Build: out, Passed: map[string]bool{}, Output: map[string]string{}}, nil
 	}
 	defer bin.Remove()
-	return bin.Run(env, 0, test...)
+	return bin.Run(env, 0, 0, test...)
 }
 
 // Binary is a built test binary of one package.
@@ -98,13 +98,7 @@ type Binary struct {
 	// OnTest, if set, hears of every test that ends, as it ends: a check
 	// that takes a while says how far it got.
 	OnTest func(test string, passed bool)
-	// Idle, if set, stops the binary as stuck sooner than Run's quiet
-	// period: when it prints nothing and uses next to no CPU for this long
-	// while a test runs (where the system tells a process's CPU time).
-	// Only for tests that never wait on the real clock, such as those in
-	// synctest bubbles: there every goroutine waiting means a deadlock.
-	Idle time.Duration
-	tmp  string
+	tmp    string
 }
 
 // Build compiles the test binary of the package in dir with the build
@@ -196,8 +190,12 @@ func (b *Binary) TopLevel() ([]string, error) {
 // while a test runs, it is made to dump its goroutines and stop (SIGQUIT),
 // and the tests that were running are reported in Result.Stuck: a lock
 // never released or a channel nobody closes is caught in seconds instead
-// of at the test timeout.
-func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Result, error) {
+// of at the test timeout. When idle is more than zero, the binary is
+// stopped so sooner, once it has printed nothing and used next to no CPU
+// for idle (where the system tells a process's CPU time): only for tests
+// that never wait on the real clock, such as those in synctest bubbles,
+// where every goroutine waiting means a deadlock.
+func (b *Binary) Run(env []string, stuck, idle time.Duration, flags ...string) (*Result, error) {
 	args := []string{"-test.v=test2json", "-test.count=1"}
 	for _, f := range flags {
 		if strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "-test.") {
@@ -240,7 +238,7 @@ func (b *Binary) Run(env []string, stuck time.Duration, flags ...string) (*Resul
 		test.Wait()
 		return nil, err
 	}
-	w := newWatch(test.Process, stuck, b.Idle)
+	w := newWatch(test.Process, stuck, idle)
 	r := parse(events, w, b.OnTest)
 	w.stop()
 	convWaitErr := conv.Wait()

@@ -144,8 +144,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, err
 	}
 	defer bin.Remove()
-	bin.Idle = sw.k.idle
-	res, err := runTests(bin, sw.env, sw.quiet, runPattern(checks))
+	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks))
 	if err != nil {
 		return nil, nil, false, err
 	}

@@ -221,7 +221,6 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return out, nil
 	}
 	defer bin.Remove()
-	bin.Idle = k.idle
 	quiet := quietFor(c.RealClock())
 	blame, err := LoadBlame(c.Dir)
 	if err != nil {
@@ -255,7 +254,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if opts.FailFast {
 		extra = append(extra, "-failfast")
 	}
-	res, err := runTests(bin, env, quiet, run, extra...)
+	res, err := runTests(bin, env, quiet, k.idle, run, extra...)
 	if err != nil {
 		return nil, err
 	}

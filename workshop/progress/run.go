@@ -64,14 +64,12 @@ func idleFor(realClock bool) time.Duration {
 // binary's stop: when it stops amid several checks, which one stopped it
 // is unknown, so none of them gets that run's verdict; they run again,
 // alone and one at a time, and then the rest side by side again.
-func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string, flags ...string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 	}
 	var done, amid []string
-	idle := bin.Idle
-	defer func() { bin.Idle = idle }()
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
@@ -85,11 +83,11 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 		// Once a test got stuck, the code under test is known to hang:
 		// the next ones are given less time before they count as stuck
 		// too, so a lock never released costs a second or two per test.
-		wait := quiet
+		wait, idleWait := quiet, idle
 		if len(all.Stuck) > 0 {
-			wait, bin.Idle = quiet/3, idle/3
+			wait, idleWait = quiet/3, idle/3
 		}
-		res, err := bin.Run(env, wait, args...)
+		res, err := bin.Run(env, wait, idleWait, args...)
 		if err != nil {
 			return nil, err
 		}
@@ -110,9 +108,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 			all.Passed[test] = passed
 			all.Output[test] = res.Output[test]
 			all.Took[test] = res.Took[test]
-			// The test that was running when the binary stopped failed
-			// without a "--- FAIL" line of its own.
-			if !passed && (res.Crash != "" || len(res.Stuck) > 0) && !strings.Contains(res.Output[test], "--- FAIL") {
+			if stoppedIn(res, test) {
 				all.CrashOf[test], all.DumpOf[test] = res.Crash, res.Dump
 			}
 		}
@@ -140,16 +136,18 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, run string,
 	}
 }
 
-// stoppedAmid lists the checks that were running when the binary stopped
-// (a crash, or the watch's stop of a quiet binary): those that failed
-// without a "--- FAIL" line of their own.
+// stoppedIn reports whether test was running when the binary stopped (a
+// crash, or the watch's stop of a quiet binary): it failed without a
+// "--- FAIL" line of its own.
+func stoppedIn(res *gotest.Result, test string) bool {
+	return (res.Crash != "" || len(res.Stuck) > 0) && !res.Passed[test] && !strings.Contains(res.Output[test], "--- FAIL")
+}
+
+// stoppedAmid lists the checks that were running when the binary stopped.
 func stoppedAmid(res *gotest.Result) []string {
-	if res.Crash == "" && len(res.Stuck) == 0 {
-		return nil
-	}
 	var amid []string
-	for test, passed := range res.Passed {
-		if IsCheck(test) && !passed && !strings.Contains(res.Output[test], "--- FAIL") {
+	for test := range res.Passed {
+		if IsCheck(test) && stoppedIn(res, test) {
 			amid = append(amid, test)
 		}
 	}

@@ -53,7 +53,7 @@ func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 		t.Fatalf("build: %v %s", err, build)
 	}
 	defer bin.Remove()
-	res, err := runTests(bin, nil, 0, "")
+	res, err := runTests(bin, nil, 0, 0, "")
 	if err != nil {
 		t.Fatal(err)
 	}

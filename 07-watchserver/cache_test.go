@@ -53,6 +53,7 @@ func waitRV(t testing.TB, c *ws.Cache, rv int64) {
 }
 
 func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, ws.CacheOptions{History: 3})
 	ctx := context.Background()
 	for i := range 5 {
@@ -84,6 +85,7 @@ func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
 }
 
 func TestCacheInitialEventsEndWithTheAnnotatedBookmark(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, ws.CacheOptions{BookmarkInterval: 20 * time.Millisecond})
 	ctx := context.Background()
 	_, _ = s.storage.Create(ctx, cm("ns", "a", "1"))
@@ -112,6 +114,7 @@ func TestCacheInitialEventsEndWithTheAnnotatedBookmark(t *testing.T) {
 }
 
 func TestSlowWatcherIsClosedOthersGoOn(t *testing.T) {
+	t.Parallel() // it paces its writes by the fast watcher: load cannot fail it
 	s := startServer(t, ws.CacheOptions{WatcherBuffer: 2, DispatchBudget: 300 * time.Millisecond})
 	ctx := context.Background()
 	slow, _ := s.cache.Watch(ctx, ws.WatchOptions{ResourceVersion: fmt.Sprint(s.cache.RV())})
@@ -190,7 +193,9 @@ func waitGauge(t testing.TB, want float64) {
 //
 // etcd's gauge is one for the whole process, and an etcd closed by an
 // earlier test keeps the count of watches it had not yet seen cancelled:
-// the test counts from what the gauge reads before its own etcd starts.
+// the test counts from what the gauge reads before its own etcd starts,
+// and it is the one test of the chapter not marked parallel: Go runs it
+// before the others start, so no other etcd moves the gauge meanwhile.
 func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
 	before, _ := watcherGauge()
 	s := startServer(t, ws.CacheOptions{})

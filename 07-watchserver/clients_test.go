@@ -25,6 +25,7 @@ import (
 // classic one) and a real client-go SharedIndexInformer at our server, writes a burst of creates, updates and deletes, and waits
 // until every cache holds exactly what a LIST returns.
 func TestClientsCannotTellTheDifference(t *testing.T) {
+	t.Parallel()
 	s := startServer(t, ws.CacheOptions{})
 	// A correct run takes about a second; a server that never lets the
 	// caches agree should not cost a minute of every check.

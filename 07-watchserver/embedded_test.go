@@ -22,8 +22,10 @@ func rssKB() string {
 
 // TestEmbeddedEtcdStarts is what every other test relies on; with -v it
 // prints the figures the chapter doc quotes: time to ready, and RSS before
-// and after.
+// and after. RSS is the whole process's: run it alone
+// (-run TestEmbeddedEtcdStarts) for the figures of one etcd.
 func TestEmbeddedEtcdStarts(t *testing.T) {
+	t.Parallel()
 	before := rssKB()
 	e := startEtcd(t)
 	t.Logf("start → ready %v; RSS %s before, %s after", e.Started, before, rssKB())

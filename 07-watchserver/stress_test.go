@@ -21,6 +21,7 @@ import (
 // watcher sees every change exactly once, in increasing resourceVersion
 // order, and the server's goroutines all end (the leak check in TestMain).
 func TestStress(t *testing.T) {
+	t.Parallel() // its own server; its budget is 30 s for a run of about one
 	name, err := scenario.Selected()
 	if err != nil {
 		t.Fatal(err)

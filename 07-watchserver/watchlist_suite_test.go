@@ -17,8 +17,6 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
-	clientfeatures "k8s.io/client-go/features"
-	clientfeaturestesting "k8s.io/client-go/features/testing"
 	"k8s.io/client-go/tools/cache"
 
 	listwatch "example.com/walkthrough/01-listwatch"
@@ -83,42 +81,10 @@ func TestChapter01ScenariosOnOurServer(t *testing.T) {
 		t.Parallel() // 01's Reflector reads no feature gate
 		play(t, "01-listwatch", suiteFiles)
 	})
-	// client-go's feature gates are global: its files run side by side in
-	// groups that set the same gates, one group after the other.
 	t.Run("client-go", func(t *testing.T) {
 		t.Parallel()
-		groups := map[string][]string{}
-		var order []string
-		for _, name := range suiteFiles {
-			gates := featureNames(files[name].Features)
-			if _, seen := groups[gates]; !seen {
-				order = append(order, gates)
-			}
-			groups[gates] = append(groups[gates], name)
-		}
-		for _, gates := range order {
-			t.Run(gates, func(t *testing.T) {
-				for feature, on := range files[groups[gates][0]].Features {
-					clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
-				}
-				play(t, "client-go", groups[gates])
-			})
-		}
+		play(t, "client-go", suiteFiles)
 	})
-}
-
-// featureNames names a file's feature gates, "WatchListClient=false", or
-// "default gates" when it sets none.
-func featureNames(features map[string]bool) string {
-	var names []string
-	for feature, on := range features {
-		names = append(names, fmt.Sprintf("%s=%t", feature, on))
-	}
-	if len(names) == 0 {
-		return "default gates"
-	}
-	sort.Strings(names)
-	return strings.Join(names, ",")
 }
 
 // suiteDriver plays one of 01's files: our server behind a fault proxy,
@@ -139,7 +105,10 @@ type suiteDriver struct {
 
 func newSuiteDriver(t *testing.T, client string, f *scenario.File) *suiteDriver {
 	d := &suiteDriver{client: client, tr: &suiteTrace{}, watchList: true}
-	if on, ok := f.Features["WatchListClient"]; ok {
+	for feature, on := range f.Features {
+		if feature != "WatchListClient" {
+			t.Fatalf("%s sets the feature gate %s: this suite plays WatchListClient only", f.Path, feature)
+		}
 		d.watchList = on
 	}
 	d.srv = startServer(t, ws.CacheOptions{})
@@ -354,13 +323,28 @@ func (d *suiteDriver) start(t *testing.T) {
 		// As 01's client-go adapter lists and watches: through the REST
 		// client, so the requests are the ones its goldens recorded.
 		cs := clientsetFor(t, d.proxy.http.URL)
-		lw := cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "configmaps", metav1.NamespaceAll, fields.Everything())
+		rest := cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "configmaps", metav1.NamespaceAll, fields.Everything())
+		var lw cache.ListerWatcher = rest
+		if !d.watchList {
+			lw = cache.ToListWatcherWithWatchListSemantics(rest, withoutWatchList{})
+		}
 		r := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, d.store, cache.ReflectorOptions{})
 		d.lastRV = r.LastSyncResourceVersion
 		go func() { defer close(done); r.RunWithContext(ctx) }()
 	}
 	d.stopRun = func() { cancel(); <-done }
 }
+
+// withoutWatchList turns client-go's WatchListClient gate off for one
+// Reflector, through client-go's own opt-out for clients that cannot
+// stream a list (cache.ToListWatcherWithWatchListSemantics). The gate is
+// global, and the Reflector reads it, and this opt-out, once, when it is
+// built (NewReflectorWithOptions, reflector.go:361-363): either one off,
+// and it lists then watches. Setting the gate would make the files that
+// turn it off wait for the others; with the opt-out, all run side by side.
+type withoutWatchList struct{}
+
+func (withoutWatchList) IsWatchListSemanticsUnSupported() bool { return true }
 
 func suiteConfigMap(t *testing.T, td *datadriven.TestData, line string) *corev1.ConfigMap {
 	fields := strings.Fields(line)

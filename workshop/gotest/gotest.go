@@ -49,6 +49,9 @@ type Result struct {
 	Leak string
 	// Took is how long each test ran, by name.
 	Took map[string]time.Duration
+	// Skipped names the tests that skipped themselves (t.Skip): they ran,
+	// and have no verdict in Passed.
+	Skipped map[string]bool
 }
 
 // Failed lists the tests that ran and failed, sorted.
@@ -85,7 +88,7 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 		return nil, err
 	}
 	if bin == nil {
-		return &Result{Build: out, Passed: map[string]bool{}, Output: map[string]string{}}, nil
+		return &Result{Build: out, Passed: map[string]bool{}, Output: map[string]string{}, Skipped: map[string]bool{}}, nil
 	}
 	defer bin.Remove()
 	return bin.Run(env, 0, 0, test...)
@@ -111,7 +114,8 @@ func Build(dir string, files map[string][]byte, flags ...string) (*Binary, strin
 // BuildAt is Build into the file at path, kept between runs (Remove leaves
 // it): the go command relinks it only when what it is built from changed,
 // so a check of unchanged code skips the link, seconds for a binary that
-// links client-go. The caller holds the lock of path (Lock) from the
+// links client-go; and when the sum of the workspace says nothing changed
+// (buildKey), the go command is not even asked. The caller holds the lock of path (Lock) from the
 // build until the last run. An empty path is a fresh temporary file.
 func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binary, string, error) {
 	tmp, err := os.MkdirTemp("", "walkthrough-test-")
@@ -125,6 +129,13 @@ func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binar
 			return nil, "", err
 		}
 		bin.Path = path
+	}
+	key := ""
+	if path != "" {
+		if key = buildKey(dir, files, flags); builtFrom(path, key) {
+			return bin, "", nil
+		}
+		os.Remove(keyFile(path))
 	}
 	// -s -w: no symbol table or DWARF, which only debuggers read; stacks
 	// keep their files and lines. It makes the link, the slow part of a
@@ -158,6 +169,9 @@ func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binar
 		// A package without test files builds no binary.
 		bin.Remove()
 		return nil, "", fmt.Errorf("go test -c in %s wrote no test binary (no test files?)", dir)
+	}
+	if path != "" {
+		keepKey(path, key)
 	}
 	return bin, "", nil
 }
@@ -351,7 +365,7 @@ func (w *watch) stop() { close(w.done) }
 
 // parse reads test2json events into a Result.
 func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
-	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}}
+	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}, Skipped: map[string]bool{}}
 	var dump, leak strings.Builder
 	started := map[string]bool{}
 	sc := bufio.NewScanner(events)
@@ -391,6 +405,8 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			started[ev.Test] = false
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
+		case ev.Action == "skip":
+			r.Skipped[ev.Test] = true
 		case ev.Action == "pass" || ev.Action == "fail":
 			r.Passed[ev.Test] = ev.Action == "pass"
 			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))

@@ -2,8 +2,12 @@ package gotest
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
 	"testing"
+	"time"
 )
 
 // TestBuildAtKeepsTheBinary: a kept binary stays where it was built when
@@ -41,4 +45,76 @@ func TestBuildAtKeepsTheBinary(t *testing.T) {
 	}
 	built(nil)
 	built(map[string][]byte{"p_test.go": []byte("package p\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) { t.Log(1) }\n")})
+}
+
+// TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged: a second build of
+// unchanged code does not run go test -c; a changed file of the
+// workspace, a changed overlay or other flags do, and the binary is the
+// new code's.
+func TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged(t *testing.T) {
+	if runtime.GOOS == "windows" {
+		t.Skip("the go command is watched through a shell script")
+	}
+	goCmd, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command")
+	}
+	// A go command that notes each go test -c before it runs the real one.
+	bin := t.TempDir()
+	log := filepath.Join(bin, "builds")
+	script := "#!/bin/sh\ncase \"$1 $2\" in \"test -c\") echo build >> " + log + ";; esac\nexec " + goCmd + " \"$@\"\n"
+	if err := os.WriteFile(filepath.Join(bin, "go"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
+	t.Setenv("GOWORK", "off")
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	test := func(name string) string {
+		return "package p\n\nimport \"testing\"\n\nfunc " + name + "(t *testing.T) {}\n"
+	}
+	write("go.mod", "module p\n\ngo 1.25\n")
+	write("p_test.go", test("TestP"))
+	path := filepath.Join(t.TempDir(), "bin", "chapter.test")
+	unlock, ok := Lock(path)
+	if !ok {
+		t.Skip("files cannot be locked here: nothing is kept")
+	}
+	defer unlock()
+	builds := 0
+	check := func(what string, files map[string][]byte, flags []string, wantBuild bool, wantTest string) {
+		t.Helper()
+		b, out, err := BuildAt(path, dir, files, flags...)
+		if err != nil || b == nil {
+			t.Fatalf("%s: build: %v %s", what, err, out)
+		}
+		defer b.Remove()
+		data, _ := os.ReadFile(log)
+		n := strings.Count(string(data), "build")
+		if built := n > builds; built != wantBuild {
+			t.Errorf("%s: go test -c ran: %v, want %v", what, built, wantBuild)
+		}
+		builds = n
+		if got, err := b.TopLevel(); err != nil || strings.Join(got, " ") != wantTest {
+			t.Errorf("%s: the binary has tests %v (%v), want %s", what, got, err, wantTest)
+		}
+	}
+	check("first build", nil, nil, true, "TestP")
+	check("unchanged", nil, nil, false, "TestP")
+	write("p_test.go", test("TestQ"))
+	check("a file changed", nil, nil, true, "TestQ")
+	check("unchanged again", nil, nil, false, "TestQ")
+	overlay := map[string][]byte{"p_test.go": []byte(test("TestR"))}
+	check("an overlay", overlay, nil, true, "TestR")
+	check("the same overlay", overlay, nil, false, "TestR")
+	check("other flags", overlay, []string{"-vet=off"}, true, "TestR")
+	// Another binary written at the path (its time tells).
+	if err := os.Chtimes(path, time.Time{}, time.Now().Add(time.Hour)); err != nil {
+		t.Fatal(err)
+	}
+	check("the binary replaced", overlay, []string{"-vet=off"}, true, "TestR")
 }

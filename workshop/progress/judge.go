@@ -180,7 +180,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map")
 	case !ran:
 		o.notRun = true
-		add(fmt.Sprintf("Not run:  the test binary stopped before this test, at\n          %s\n", crash), nil)
+		add(k.notRun(test, res, crash), nil)
 	}
 	if text, owners := k.raced(output); text != "" {
 		add(text, owners)
@@ -194,6 +194,24 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	o.report = b.String()
 	return o
+}
+
+// notRun says why a check has no result of its own: the binary stopped
+// before it, or the test it belongs to failed before it ran.
+func (k *code) notRun(test string, res *runs, crash string) string {
+	switch {
+	case crash != "":
+		return fmt.Sprintf("Not run:  the test binary stopped before this test, at\n          %s\n", crash)
+	case len(res.Stuck) > 0:
+		return fmt.Sprintf("Not run:  the test binary was stopped before this test: %s made no progress.\n", strings.Join(res.Stuck, ", "))
+	}
+	if parent, _, ok := strings.Cut(test, "/"); ok && !res.Passed[parent] {
+		if _, failed := res.Passed[parent]; failed {
+			text, _ := k.plain(res.Output[parent])
+			return fmt.Sprintf("Not run:  %s failed before this test ran.\n%s", parent, text)
+		}
+	}
+	return "Not run:  the test binary ended without running this test.\n"
 }
 
 // testLine names a failing test that is not a scenario, and its file.

@@ -227,8 +227,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return nil, err
 	}
 	run := opts.Focus
+	var only []string // the checks check NN N runs; nil: all
 	if opts.Only > 0 {
-		only, err := judging(c.Dir, blame, opts.Only)
+		only, err = judging(c.Dir, blame, opts.Only)
 		if err != nil {
 			return nil, err
 		}
@@ -258,6 +259,13 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
+	expected := only
+	if expected == nil {
+		if expected, err = allChecks(c.Dir, blame); err != nil {
+			return nil, err
+		}
+	}
+	markNotRun(res, expected, opts.FailFast)
 	tagged, err := checksByExercise(c.Dir, res.Result, blame)
 	if err != nil {
 		return nil, err
@@ -330,6 +338,57 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	return out, nil
+}
+
+// allChecks lists the checks a full run includes: every scenario file,
+// and every test the blame file names.
+func allChecks(chapterDir string, blame Blame) ([]string, error) {
+	tags, err := ScenarioTags(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	var tests []string
+	for test := range tags {
+		tests = append(tests, test)
+	}
+	for test := range blame {
+		if _, ok := tags[test]; !ok {
+			tests = append(tests, test)
+		}
+	}
+	sort.Strings(tests)
+	return tests, nil
+}
+
+// markNotRun fails each expected check that has no result: it never ran
+// (the binary stopped before it, or the test it belongs to, such as
+// TestScenarios, failed in its own setup), and a check that never ran is
+// not known to pass. One that skipped itself, or whose parent did, ran.
+// Under -failfast the run stops at the first failure on purpose.
+func markNotRun(res *runs, expected []string, failFast bool) {
+	if failFast && len(res.Failed()) > 0 {
+		return
+	}
+	for _, test := range expected {
+		if _, ok := res.Passed[test]; ok || skipped(res.Skipped, test) {
+			continue
+		}
+		res.Passed[test] = false
+	}
+}
+
+// skipped reports whether test, or a test it belongs to, skipped itself.
+func skipped(skips map[string]bool, test string) bool {
+	for name := test; ; {
+		if skips[name] {
+			return true
+		}
+		i := strings.LastIndex(name, "/")
+		if i < 0 {
+			return false
+		}
+		name = name[:i]
+	}
 }
 
 // lastOnTrack is the highest exercise of ids not off the track, or 0.

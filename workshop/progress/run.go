@@ -3,6 +3,7 @@ package progress
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -66,14 +67,20 @@ func idleFor(realClock bool) time.Duration {
 // alone and one at a time, and then the rest side by side again.
 func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
-		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}},
+		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 	}
 	var done, amid []string
+	// Tests that are no check themselves (TestScenarios, TestStress) but
+	// stopped the binary while none of their checks ran, in their own
+	// setup: the next run skips them, or it would stop there again and
+	// leave every later test unrun.
+	var setups []string
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
-		args := append([]string{"-timeout=5m", "-skip", skipPattern(append([]string{"TestE2E"}, done...))}, flags...)
+		skip := append(append([]string{"TestE2E"}, done...), setups...)
+		args := append([]string{"-timeout=5m", "-skip", skipPattern(skip)}, flags...)
 		switch {
 		case len(amid) > 0:
 			args = append(args, "-run", runPattern(amid), "-parallel=1")
@@ -101,6 +108,14 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 			amid = stopped
 		}
 		further := len(amid) > 0
+		if len(stoppedAmid(res)) == 0 {
+			for _, test := range stoppedSetups(res) {
+				if !slices.Contains(setups, test) {
+					setups = append(setups, test)
+					further = true
+				}
+			}
+		}
 		for test, passed := range res.Passed {
 			if _, seen := all.Passed[test]; !seen && IsCheck(test) {
 				further = true
@@ -111,6 +126,9 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 			if stoppedIn(res, test) {
 				all.CrashOf[test], all.DumpOf[test] = res.Crash, res.Dump
 			}
+		}
+		for test := range res.Skipped {
+			all.Skipped[test] = true
 		}
 		for _, test := range res.Stuck {
 			all.Stuck = append(all.Stuck, test)
@@ -141,6 +159,27 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 // "--- FAIL" line of its own.
 func stoppedIn(res *gotest.Result, test string) bool {
 	return (res.Crash != "" || len(res.Stuck) > 0) && !res.Passed[test] && !strings.Contains(res.Output[test], "--- FAIL")
+}
+
+// stoppedSetups lists the tests that were running when the binary
+// stopped and that are no check, each the innermost of those running:
+// TestStress/exercise-3 rather than TestStress, so that skipping it
+// spares the stress tests of other exercises.
+func stoppedSetups(res *gotest.Result) []string {
+	var stopped []string
+	for test := range res.Passed {
+		if !IsCheck(test) && stoppedIn(res, test) {
+			stopped = append(stopped, test)
+		}
+	}
+	var inner []string
+	for _, test := range stopped {
+		if !slices.ContainsFunc(stopped, func(t string) bool { return strings.HasPrefix(t, test+"/") }) {
+			inner = append(inner, test)
+		}
+	}
+	sort.Strings(inner)
+	return inner
 }
 
 // stoppedAmid lists the checks that were running when the binary stopped.
@@ -187,7 +226,13 @@ func levels(tests []string) string {
 			alternatives = append(alternatives, fmt.Sprintf("^TestStress$/^exercise-%d$/^%s$", id, regexp.QuoteMeta(name)))
 			continue
 		}
-		alternatives = append(alternatives, "^"+regexp.QuoteMeta(t)+"$")
+		// go test matches a subtest's name level by level, split at "/":
+		// each level is anchored, or exercise-1 would match exercise-12.
+		var parts []string
+		for _, level := range strings.Split(t, "/") {
+			parts = append(parts, "^"+regexp.QuoteMeta(level)+"$")
+		}
+		alternatives = append(alternatives, strings.Join(parts, "/"))
 	}
 	if len(scenarios) > 0 {
 		sort.Strings(scenarios)

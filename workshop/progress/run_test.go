@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/gotest"
 )
 
@@ -41,18 +42,7 @@ func TestCrasher(t *testing.T) {
 // running beside the crash is not blamed for it; run again alone, it
 // passes, and only the crasher carries the crash.
 func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{"go.mod": "module p\n\ngo 1.25\n", "p_test.go": sideBySide} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	bin, build, err := gotest.Build(dir, nil)
-	if err != nil || bin == nil {
-		t.Fatalf("build: %v %s", err, build)
-	}
-	defer bin.Remove()
+	bin := buildPackage(t, sideBySide)
 	res, err := runTests(bin, nil, 0, 0, "")
 	if err != nil {
 		t.Fatal(err)
@@ -94,3 +84,96 @@ func TestPlainFailureKeepsTheReason(t *testing.T) {
 		t.Errorf("plain report:\n%s", got)
 	}
 }
+
+// setupCrash is a package whose TestScenarios stops the binary in its own
+// setup, before any scenario runs, as a stub called while a chapter's
+// scenarios start their server would; a test after it must still run.
+const setupCrash = `package p
+
+import "testing"
+
+func TestScenarios(t *testing.T) {
+	done := make(chan struct{})
+	go func() { panic("p exercise 2 is not done yet") }()
+	<-done
+	t.Run("first", func(t *testing.T) {})
+}
+
+func TestLater(t *testing.T) {}
+`
+
+// TestCrashInASetupSkipsItAndRunsTheRest: the crash is in no check, so
+// the rerun skips the test that crashed, and the checks it would have run
+// fail as not run: never judged passing.
+func TestCrashInASetupSkipsItAndRunsTheRest(t *testing.T) {
+	bin := buildPackage(t, setupCrash)
+	res, err := runTests(bin, nil, 0, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed["TestLater"] {
+		t.Errorf("TestLater: passed %v, output %q; want it run and passed after the crash", res.Passed["TestLater"], res.Output["TestLater"])
+	}
+	markNotRun(res, []string{"TestScenarios/first"}, false)
+	if passed, ok := res.Passed["TestScenarios/first"]; !ok || passed {
+		t.Fatalf("TestScenarios/first: passed %v (recorded %v); want failed as not run", passed, ok)
+	}
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	o := k.outcome("TestScenarios/first", res, 0)
+	if o.stub != 2 {
+		t.Errorf("outcome: stub %d, report %q; want the crash's stub, exercise 2", o.stub, o.report)
+	}
+}
+
+// TestNotRunIsNeverAPass: a scenario that never ran because its parent
+// failed first (no panic, no stuck test) fails, with the parent's reason;
+// one that skipped itself, or whose parent did, ran.
+func TestNotRunIsNeverAPass(t *testing.T) {
+	res := &runs{Result: &gotest.Result{
+		Passed:  map[string]bool{"TestScenarios": false},
+		Output:  map[string]string{"TestScenarios": "=== RUN   TestScenarios\n    run.go:71: no go.mod at or above /x\n--- FAIL: TestScenarios (0.00s)\n"},
+		Skipped: map[string]bool{"TestStress": true, "TestScenarios/skips": true},
+	}}
+	markNotRun(res, []string{"TestScenarios/a", "TestScenarios/skips", "TestStress/exercise-1/x"}, false)
+	if passed, ok := res.Passed["TestScenarios/a"]; !ok || passed {
+		t.Fatalf("TestScenarios/a: passed %v (recorded %v); want failed as not run", passed, ok)
+	}
+	for _, test := range []string{"TestScenarios/skips", "TestStress/exercise-1/x"} {
+		if _, ok := res.Passed[test]; ok {
+			t.Errorf("%s skipped, yet was marked not run", test)
+		}
+	}
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	o := k.outcome("TestScenarios/a", res, 0)
+	if !o.notRun || !strings.Contains(o.report, "TestScenarios failed before this test ran") || !strings.Contains(o.report, "no go.mod") {
+		t.Errorf("report:\n%s", o.report)
+	}
+	if e := judge("p", exgen.Exercise{ID: 1}, []string{"TestScenarios/a"}, map[string]*outcome{"TestScenarios/a": o}); e.Status != Fail {
+		t.Errorf("exercise 1: %v; want Fail", e.Status)
+	}
+	// Under -failfast, a run that failed stops early on purpose.
+	res = &runs{Result: &gotest.Result{Passed: map[string]bool{"TestX": false}, Skipped: map[string]bool{}}}
+	markNotRun(res, []string{"TestScenarios/a"}, true)
+	if _, ok := res.Passed["TestScenarios/a"]; ok {
+		t.Errorf("-failfast: TestScenarios/a marked not run after a failure")
+	}
+}
+
+// buildPackage builds the test binary of a one-file package.
+func buildPackage(t *testing.T, src string) *gotest.Binary {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module p\n\ngo 1.25\n", "p_test.go": src} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, build, err := gotest.Build(dir, nil)
+	if err != nil || bin == nil {
+		t.Fatalf("build: %v %s", err, build)
+	}
+	t.Cleanup(bin.Remove)
+	return bin
+}
+

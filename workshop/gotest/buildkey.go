@@ -1,0 +1,123 @@
+package gotest
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// A kept binary (BuildAt) carries, in a file beside it, the sum of what
+// it was built from: every file of the workspace, the overlay, the build
+// flags and the Go toolchain. When the sum is unchanged the go command is
+// not asked at all. Asking it costs about a second even when nothing
+// changed, for a package that imports client-go and etcd: it hashes every
+// file of every dependency to find that out. Summing the workspace (a few
+// megabytes, the dependencies in the module cache never change) takes a
+// few tens of milliseconds.
+
+// keyFile is where the sum of the binary at path is kept.
+func keyFile(path string) string { return path + ".key" }
+
+// buildKey sums up what the test binary of the package in dir is built
+// from; "" when it cannot tell, and the go command must be asked.
+func buildKey(dir string, files map[string][]byte, flags []string) string {
+	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOWORK", "GOMOD", "GOFLAGS", "GOOS", "GOARCH",
+		"GOAMD64", "GOARM64", "GOEXPERIMENT", "CGO_ENABLED", "CC", "CGO_CFLAGS", "CGO_LDFLAGS")
+	cmd.Dir = dir
+	env, err := cmd.Output()
+	if err != nil {
+		return ""
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "flags %q\nenv %s\n", flags, env)
+	// The workspace: go.work's directory, or the module's.
+	lines := strings.Split(string(env), "\n")
+	root := ""
+	if len(lines) > 3 {
+		for _, f := range []string{lines[2], lines[3]} {
+			if f != "" && f != "off" && f != os.DevNull {
+				root = filepath.Dir(f)
+				break
+			}
+		}
+	}
+	if root == "" || sumTree(h, root) != nil {
+		return ""
+	}
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	names := make([]string, 0, len(files))
+	for rel := range files {
+		names = append(names, rel)
+	}
+	sort.Strings(names)
+	for _, rel := range names {
+		fmt.Fprintf(h, "overlay %s %t %d\n", filepath.Join(absDir, rel), files[rel] == nil, len(files[rel]))
+		h.Write(files[rel])
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sumTree adds every regular file under root to h, by path and content,
+// except the directories no build reads: version control, caches, and
+// those the go command ignores (a name starting with "." or "_").
+func sumTree(h io.Writer, root string) error {
+	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		name := d.Name()
+		if d.IsDir() {
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		f, err := os.Open(path)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		fmt.Fprintf(h, "file %s\n", path)
+		_, err = io.Copy(h, f)
+		return err
+	})
+}
+
+// builtFrom reports whether the binary at path is there, unchanged since
+// it was built, from what key sums up.
+func builtFrom(path, key string) bool {
+	if key == "" {
+		return false
+	}
+	kept, err := os.ReadFile(keyFile(path))
+	return err == nil && string(kept) == key+" "+binaryStamp(path)
+}
+
+// keepKey notes that the binary at path was just built from key.
+func keepKey(path, key string) {
+	if key != "" {
+		os.WriteFile(keyFile(path), []byte(key+" "+binaryStamp(path)), 0o644)
+	}
+}
+
+// binaryStamp tells one binary file from another written at its path.
+func binaryStamp(path string) string {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "missing"
+	}
+	return fmt.Sprintf("%d@%d", fi.Size(), fi.ModTime().UnixNano())
+}

@@ -176,4 +176,3 @@ func buildPackage(t *testing.T, src string) *gotest.Binary {
 	t.Cleanup(bin.Remove)
 	return bin
 }
-

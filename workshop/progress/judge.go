@@ -132,7 +132,13 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	crash := res.CrashOf[test]
 	if !ran && crash == "" {
+		// A check that never ran is stopped by the crash of a test it
+		// belongs to (a setup runTests skipped), not by whichever crash
+		// came first.
 		crash = res.Crash
+		if res.NotRun[test] {
+			crash = ancestorCrash(res.CrashOf, test)
+		}
 	}
 	if m := crashNotDone.FindStringSubmatch(crash); m != nil {
 		o.stubChapter, o.stub = m[1], atoi(m[2])
@@ -194,6 +200,17 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	o.report = b.String()
 	return o
+}
+
+// ancestorCrash is the crash that stopped the innermost test that test
+// belongs to, if one did.
+func ancestorCrash(crashOf map[string]string, test string) string {
+	for i := strings.LastIndex(test, "/"); i > 0; i = strings.LastIndex(test, "/") {
+		if test = test[:i]; crashOf[test] != "" {
+			return crashOf[test]
+		}
+	}
+	return ""
 }
 
 // notRun says why a check has no result of its own: the binary stopped

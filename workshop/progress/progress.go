@@ -374,6 +374,10 @@ func markNotRun(res *runs, expected []string, failFast bool) {
 			continue
 		}
 		res.Passed[test] = false
+		if res.NotRun == nil {
+			res.NotRun = map[string]bool{}
+		}
+		res.NotRun[test] = true
 	}
 }
 

@@ -22,6 +22,8 @@ type runs struct {
 	// StuckFor is how long each stuck test had made no progress when its
 	// binary was stopped.
 	StuckFor map[string]time.Duration
+	// NotRun names the checks that never ran (markNotRun).
+	NotRun map[string]bool
 	// Leaks is what the binary said of goroutines your code left running
 	// after every test passed (workshop/leak), from the run that got that
 	// far.
@@ -63,27 +65,32 @@ func idleFor(realClock bool) time.Duration {
 //
 // Tests that run side by side (t.Parallel; chapter 07's) share the
 // binary's stop: when it stops amid several checks, which one stopped it
-// is unknown, so none of them gets that run's verdict; they run again,
-// alone and one at a time, and then the rest side by side again.
+// is unknown, so none of them gets that run's verdict; each runs again,
+// alone in a run of its own (go test may report a parallel test's end
+// after the next one started: two in one run could still share a stop),
+// and then the rest side by side again. A stop while no check ran, in
+// the setup of a test that is no check (TestScenarios, say), or from a
+// goroutine another test left behind, is told apart the same way: the
+// tests that were running run alone; one that stops its run again, before
+// any check of its own ran, is skipped from then on (setups), its checks
+// judged not run (markNotRun), by that crash.
 func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 	}
-	var done, amid []string
-	// Tests that are no check themselves (TestScenarios, TestStress) but
-	// stopped the binary while none of their checks ran, in their own
-	// setup: the next run skips them, or it would stop there again and
-	// leave every later test unrun.
-	var setups []string
+	var done, queue, setups []string
+	queued := map[string]bool{} // tests that are no check, once run alone
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
 		skip := append(append([]string{"TestE2E"}, done...), setups...)
 		args := append([]string{"-timeout=5m", "-skip", skipPattern(skip)}, flags...)
+		alone := ""
 		switch {
-		case len(amid) > 0:
-			args = append(args, "-run", runPattern(amid), "-parallel=1")
+		case len(queue) > 0:
+			alone, queue = queue[0], queue[1:]
+			args = append(args, "-run", runPattern([]string{alone}))
 		case run != "":
 			args = append(args, "-run", run)
 		}
@@ -98,21 +105,24 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 		if err != nil {
 			return nil, err
 		}
-		alone := len(amid) > 0 // this run took the checks a stop came amid
-		amid = nil
-		if stopped := stoppedAmid(res); len(stopped) > 1 && !alone {
-			for _, test := range stopped {
+		further := false
+		checks := stoppedAmid(res)
+		switch {
+		case len(checks) > 1 && (alone == "" || !IsCheck(alone)):
+			// Several checks side by side: none gets the stop.
+			for _, test := range checks {
 				delete(res.Passed, test)
 			}
 			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
-			amid = stopped
-		}
-		further := len(amid) > 0
-		if len(stoppedAmid(res)) == 0 {
+			queue, further = append(checks, queue...), true
+		case len(checks) == 0:
 			for _, test := range stoppedSetups(res) {
-				if !slices.Contains(setups, test) {
-					setups = append(setups, test)
-					further = true
+				switch {
+				case slices.Contains(setups, test):
+				case test == alone || queued[test]:
+					setups, further = append(setups, test), true // its own setup stopped it
+				case alone == "":
+					queue, queued[test], further = append(queue, test), true, true
 				}
 			}
 		}
@@ -141,8 +151,8 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 		if res.Leak != "" {
 			all.Leaks = res.Leak
 		}
-		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(amid) > 0 || alone
-		if !stopped || !further {
+		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(queue) > 0 || alone != ""
+		if !stopped || !further && len(queue) == 0 {
 			return all, nil
 		}
 		done = done[:0]
@@ -152,13 +162,6 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 			}
 		}
 	}
-}
-
-// stoppedIn reports whether test was running when the binary stopped (a
-// crash, or the watch's stop of a quiet binary): it failed without a
-// "--- FAIL" line of its own.
-func stoppedIn(res *gotest.Result, test string) bool {
-	return (res.Crash != "" || len(res.Stuck) > 0) && !res.Passed[test] && !strings.Contains(res.Output[test], "--- FAIL")
 }
 
 // stoppedSetups lists the tests that were running when the binary
@@ -180,6 +183,13 @@ func stoppedSetups(res *gotest.Result) []string {
 	}
 	sort.Strings(inner)
 	return inner
+}
+
+// stoppedIn reports whether test was running when the binary stopped (a
+// crash, or the watch's stop of a quiet binary): it failed without a
+// "--- FAIL" line of its own.
+func stoppedIn(res *gotest.Result, test string) bool {
+	return (res.Crash != "" || len(res.Stuck) > 0) && !res.Passed[test] && !strings.Contains(res.Output[test], "--- FAIL")
 }
 
 // stoppedAmid lists the checks that were running when the binary stopped.

@@ -159,6 +159,42 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 	}
 }
 
+// leftover is a package where a test that passed leaves a goroutine
+// behind that panics while TestScenarios sets up, before any scenario
+// runs: the setup is innocent, and its scenarios must still run.
+const leftover = `package p
+
+import (
+	"testing"
+	"time"
+)
+
+func TestA(t *testing.T) {
+	go func() {
+		time.Sleep(100 * time.Millisecond)
+		panic("p exercise 1 is not done yet")
+	}()
+}
+
+func TestScenarios(t *testing.T) {
+	time.Sleep(400 * time.Millisecond)
+	t.Run("first", func(t *testing.T) {})
+}
+`
+
+// TestALeftoverCrashDoesNotSkipTheSetupItStopped: run alone, the setup
+// the crash came amid passes, and so do its scenarios.
+func TestALeftoverCrashDoesNotSkipTheSetupItStopped(t *testing.T) {
+	bin := buildPackage(t, leftover)
+	res, err := runTests(bin, nil, 0, 0, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Passed["TestScenarios/first"] {
+		t.Errorf("TestScenarios/first: passed %v (recorded %v); want run alone and passed", res.Passed["TestScenarios/first"], res.Output["TestScenarios/first"] != "")
+	}
+}
+
 // buildPackage builds the test binary of a one-file package.
 func buildPackage(t *testing.T, src string) *gotest.Binary {
 	t.Helper()

@@ -265,7 +265,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			return nil, err
 		}
 	}
-	markNotRun(res, expected, opts.FailFast)
+	if err := markNotRun(res, expected, opts.FailFast, bin.TopLevel); err != nil {
+		return nil, err
+	}
 	tagged, err := checksByExercise(c.Dir, res.Result, blame)
 	if err != nil {
 		return nil, err
@@ -363,14 +365,27 @@ func allChecks(chapterDir string, blame Blame) ([]string, error) {
 // markNotRun fails each expected check that has no result: it never ran
 // (the binary stopped before it, or the test it belongs to, such as
 // TestScenarios, failed in its own setup), and a check that never ran is
-// not known to pass. One that skipped itself, or whose parent did, ran.
-// Under -failfast the run stops at the first failure on purpose.
-func markNotRun(res *runs, expected []string, failFast bool) {
+// not known to pass. One that skipped itself, or whose parent did, ran;
+// one whose top-level test the binary does not have (top lists them) was
+// never to run. Under -failfast the run stops at the first failure on
+// purpose.
+func markNotRun(res *runs, expected []string, failFast bool, top func() ([]string, error)) error {
 	if failFast && len(res.Failed()) > 0 {
-		return
+		return nil
 	}
+	var have []string
 	for _, test := range expected {
 		if _, ok := res.Passed[test]; ok || skipped(res.Skipped, test) {
+			continue
+		}
+		if have == nil {
+			var err error
+			if have, err = top(); err != nil {
+				return err
+			}
+		}
+		name, _, _ := strings.Cut(test, "/")
+		if !slices.Contains(have, name) {
 			continue
 		}
 		res.Passed[test] = false
@@ -379,6 +394,7 @@ func markNotRun(res *runs, expected []string, failFast bool) {
 		}
 		res.NotRun[test] = true
 	}
+	return nil
 }
 
 // skipped reports whether test, or a test it belongs to, skipped itself.

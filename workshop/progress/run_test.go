@@ -114,7 +114,9 @@ func TestCrashInASetupSkipsItAndRunsTheRest(t *testing.T) {
 	if !res.Passed["TestLater"] {
 		t.Errorf("TestLater: passed %v, output %q; want it run and passed after the crash", res.Passed["TestLater"], res.Output["TestLater"])
 	}
-	markNotRun(res, []string{"TestScenarios/first"}, false)
+	if err := markNotRun(res, []string{"TestScenarios/first"}, false, bin.TopLevel); err != nil {
+		t.Fatal(err)
+	}
 	if passed, ok := res.Passed["TestScenarios/first"]; !ok || passed {
 		t.Fatalf("TestScenarios/first: passed %v (recorded %v); want failed as not run", passed, ok)
 	}
@@ -134,13 +136,14 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 		Output:  map[string]string{"TestScenarios": "=== RUN   TestScenarios\n    run.go:71: no go.mod at or above /x\n--- FAIL: TestScenarios (0.00s)\n"},
 		Skipped: map[string]bool{"TestStress": true, "TestScenarios/skips": true},
 	}}
-	markNotRun(res, []string{"TestScenarios/a", "TestScenarios/skips", "TestStress/exercise-1/x"}, false)
+	top := func() ([]string, error) { return []string{"TestScenarios", "TestStress"}, nil }
+	markNotRun(res, []string{"TestScenarios/a", "TestScenarios/skips", "TestStress/exercise-1/x", "TestGone/x"}, false, top)
 	if passed, ok := res.Passed["TestScenarios/a"]; !ok || passed {
 		t.Fatalf("TestScenarios/a: passed %v (recorded %v); want failed as not run", passed, ok)
 	}
-	for _, test := range []string{"TestScenarios/skips", "TestStress/exercise-1/x"} {
+	for _, test := range []string{"TestScenarios/skips", "TestStress/exercise-1/x", "TestGone/x"} {
 		if _, ok := res.Passed[test]; ok {
-			t.Errorf("%s skipped, yet was marked not run", test)
+			t.Errorf("%s skipped or not in the binary, yet was marked not run", test)
 		}
 	}
 	k := &code{s: &standIn{yours: map[string]string{}}}
@@ -153,7 +156,7 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 	}
 	// Under -failfast, a run that failed stops early on purpose.
 	res = &runs{Result: &gotest.Result{Passed: map[string]bool{"TestX": false}, Skipped: map[string]bool{}}}
-	markNotRun(res, []string{"TestScenarios/a"}, true)
+	markNotRun(res, []string{"TestScenarios/a"}, true, top)
 	if _, ok := res.Passed["TestScenarios/a"]; ok {
 		t.Errorf("-failfast: TestScenarios/a marked not run after a failure")
 	}

@@ -13,11 +13,12 @@ import (
 	ours "example.com/walkthrough/03-indexer"
 )
 
-// TestConcurrentWritersKeepIndexesTrue runs writers and readers at once
-// (run it with -race, as `make test` does) and then checks the store's
-// invariant: every index holds exactly the keys its function gives for
-// the stored objects. A lock held too briefly shows up here as a race
-// report or as an index that lies.
+// TestConcurrentWritersKeepIndexesTrue runs writers and readers at once,
+// with a relist (Replace) and an index added late (AddIndexers) among
+// them (run it with -race, as `make test` does), and then checks the
+// store's invariant: every index holds exactly the keys its function
+// gives for the stored objects. A lock held too briefly, or not taken,
+// shows up here as a race report or as an index that lies.
 func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		byNode := func(obj any) ([]string, error) { return []string{obj.(*v1.Pod).Spec.NodeName}, nil }
@@ -39,16 +40,40 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 				}
 			})
 			wg.Go(func() {
+				// Every read, beside the writers: a read that skips the
+				// lock races with them.
 				for i := range 500 {
 					_, _ = idx.ByIndex("byNode", fmt.Sprintf("node-%d", i%4))
+					_, _ = idx.IndexKeys("byNode", fmt.Sprintf("node-%d", i%4))
 					_ = idx.ListIndexFuncValues("namespace")
 					_ = idx.List()
+					_ = idx.ListKeys()
+					_, _, _ = idx.GetByKey(fmt.Sprintf("ns-%d/pod-%d", i%3, i%20))
 				}
 			})
 		}
+		// A relist and a late index, beside the writers: Replace and
+		// AddIndexers take the write lock too.
+		wg.Go(func() {
+			for round := range 20 {
+				var list []any
+				for i := range 5 {
+					pod := &v1.Pod{}
+					pod.Namespace, pod.Name = "ns-0", fmt.Sprintf("pod-%d", i)
+					pod.Spec.NodeName = fmt.Sprintf("node-%d", (i+round)%4)
+					list = append(list, pod)
+				}
+				_ = idx.Replace(list, fmt.Sprint(round))
+			}
+		})
+		wg.Go(func() {
+			if err := idx.AddIndexers(ours.Indexers{"late": byNode}); err != nil {
+				t.Errorf("AddIndexers: %v", err)
+			}
+		})
 		wg.Wait()
 
-		for _, name := range []string{"byNode", "namespace"} {
+		for _, name := range []string{"byNode", "namespace", "late"} {
 			want := map[string][]string{}
 			for _, key := range idx.ListKeys() {
 				obj, _, _ := idx.GetByKey(key)

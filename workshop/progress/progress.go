@@ -5,6 +5,7 @@ package progress
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -200,7 +201,14 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		flags = append(flags, "-race")
 	}
 	out := &Chapter{Chapter: c, Only: opts.Only}
-	opts.say("building the tests with your copy%s", map[bool]string{true: ", under the race detector (the first time takes minutes)"}[opts.Race])
+	how := ""
+	if opts.Race {
+		how = ", under the race detector"
+		if _, err := os.Stat(keptBinary(c, true)); err != nil {
+			how += " (the first time takes minutes)" // the dependencies too
+		}
+	}
+	opts.say("building the tests with your copy%s", how)
 	kept := ""
 	if opts.Keep {
 		path := keptBinary(c, opts.Race)

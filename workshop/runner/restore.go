@@ -65,6 +65,7 @@ func (r *Runner) Restore(chapter, which string) error {
 		}
 		if which = r.ask(fmt.Sprintf("Put back which one? [1-%d] (Enter: none) ", len(list))); which == "" {
 			r.say("", "Nothing changed.")
+			r.next("Next: to put one back, name it (here the newest):", r.cmd("restore", c.Number(), list[0].Name))
 			return nil
 		}
 	}

@@ -53,6 +53,10 @@ type Exercise struct {
 	Passing, Checked int
 
 	tests []string // the scenarios and stress tests that check it
+	// WaitsFor, for an exercise that passes, lists the exercises of this
+	// chapter still stubbed that stop checks which also run its code: it
+	// passes so far, and those checks judge it once they are done.
+	WaitsFor []int
 	// Located: the failure this result shows was proved to come from
 	// this exercise's code (stack frames, the one suspect, or a swap), so
 	// the blame file does not re-judge it.
@@ -334,6 +338,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 				e.Passing++
 			}
 		}
+		if e.Status == Pass {
+			e.WaitsFor = waitingChecks(ex.ID, c.Name, outcomes, blame)
+		}
 		if e.Status == Pass && !ran && opts.Only > 0 && ex.ID != opts.Only {
 			// Its checks did not all run (check NN N runs N's): not
 			// known to pass.
@@ -348,6 +355,23 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	return out, nil
+}
+
+// waitingChecks lists the exercises whose stubs stop a check that runs
+// the code of exercise id (by the blame file; a test it does not know may
+// run any), so that check could not judge id yet.
+func waitingChecks(id int, chapter string, outcomes map[string]*outcome, blame Blame) []int {
+	var ids []int
+	for test, o := range outcomes {
+		if o.stub == 0 || o.stub == id || o.stubChapter != chapter || slices.Contains(ids, o.stub) {
+			continue
+		}
+		if runs, known := blame[test]; !known || slices.Contains(runs, id) {
+			ids = append(ids, o.stub)
+		}
+	}
+	slices.Sort(ids)
+	return ids
 }
 
 // allChecks lists the checks a full run includes: every scenario file,

@@ -215,6 +215,9 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 	}
 	switch e.Status {
 	case progress.Pass:
+		if len(e.WaitsFor) > 0 {
+			return r.paint(green, fmt.Sprintf("%-11s", "pass")), soFarNote(e.WaitsFor)
+		}
 		return r.paint(green, fmt.Sprintf("%-11s", "pass")), ""
 	case progress.Fail:
 		return r.paint(red, fmt.Sprintf("%-11s", "fail")), partial(e)
@@ -300,9 +303,9 @@ func (r *Runner) announce(x *result) {
 		switch {
 		case !seen || slices.Contains(before, e.ID):
 		case slices.Contains(s.Ever[name], e.ID):
-			r.say("  ", r.paint(green, fmt.Sprintf("Exercise %d passes again (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
+			r.say("  ", r.paint(green, fmt.Sprintf("Exercise %d passes again%s.", e.ID, soFar(e))))
 		default:
-			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes (%s).", e.ID, strings.TrimSuffix(e.Title, "."))))
+			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes%s.", e.ID, soFar(e))))
 		}
 		if !slices.Contains(s.Ever[name], e.ID) {
 			s.Ever[name] = append(s.Ever[name], e.ID)
@@ -733,6 +736,30 @@ func report(out string) string {
 		return first
 	}
 	return first + "\n" + rest
+}
+
+// soFarNote follows a passing exercise's title in a list when more checks
+// will judge it once other exercises are done.
+func soFarNote(ids []int) string {
+	if len(ids) == 1 {
+		return fmt.Sprintf("(so far: more checks once %s is done)", exercisesNamed(ids))
+	}
+	return fmt.Sprintf("(so far: more checks once %s are done)", exercisesNamed(ids))
+}
+
+// soFar is the rest of the line that says exercise e passes: its title,
+// and, when checks that also run its code wait for other exercises, that
+// it passes so far.
+func soFar(e progress.Exercise) string {
+	title := strings.TrimSuffix(e.Title, ".")
+	if len(e.WaitsFor) == 0 {
+		return fmt.Sprintf(" (%s)", title)
+	}
+	verb := "is"
+	if len(e.WaitsFor) > 1 {
+		verb = "are"
+	}
+	return fmt.Sprintf(" so far (%s): more checks judge it once %s %s done", title, exercisesNamed(e.WaitsFor), verb)
 }
 
 // blockerName names the exercise in e's way: "exercise 2", or

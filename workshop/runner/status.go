@@ -738,28 +738,22 @@ func report(out string) string {
 	return first + "\n" + rest
 }
 
-// soFarNote follows a passing exercise's title in a list when more checks
-// will judge it once other exercises are done.
+// soFarNote follows a passing exercise's title in a list when checks
+// that may run its code wait for other exercises.
 func soFarNote(ids []int) string {
-	if len(ids) == 1 {
-		return fmt.Sprintf("(so far: more checks once %s is done)", exercisesNamed(ids))
-	}
-	return fmt.Sprintf("(so far: more checks once %s are done)", exercisesNamed(ids))
+	return fmt.Sprintf("(so far: some checks wait for %s)", exercisesNamed(ids))
 }
 
 // soFar is the rest of the line that says exercise e passes: its title,
-// and, when checks that also run its code wait for other exercises, that
-// it passes so far.
+// and, when checks that may run its code wait for other exercises (the
+// blame file says which run it; a test it does not know may run any),
+// that it passes so far.
 func soFar(e progress.Exercise) string {
 	title := strings.TrimSuffix(e.Title, ".")
 	if len(e.WaitsFor) == 0 {
 		return fmt.Sprintf(" (%s)", title)
 	}
-	verb := "is"
-	if len(e.WaitsFor) > 1 {
-		verb = "are"
-	}
-	return fmt.Sprintf(" so far (%s): more checks judge it once %s %s done", title, exercisesNamed(e.WaitsFor), verb)
+	return fmt.Sprintf(" so far (%s): checks that may run it too wait for %s", title, exercisesNamed(e.WaitsFor))
 }
 
 // blockerName names the exercise in e's way: "exercise 2", or

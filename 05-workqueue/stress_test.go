@@ -33,12 +33,59 @@ func TestStress(t *testing.T) {
 		t.Fatal(err)
 	}
 	scenario.Stress(t, 1, "shutting-down-asked-during-shutdown", func(t *testing.T) { askWhileShuttingDown(t, impls[name]) })
+	scenario.Stress(t, 5, "exponential-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], exponential) })
+	scenario.Stress(t, 6, "fast-slow-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], fastSlow) })
 	scenario.Stress(t, 11, "workers-drain-and-lose-nothing", func(t *testing.T) { stress(t, impls[name]) })
 	if name == scenario.Reference {
 		t.Run("client-go", func(t *testing.T) {
 			askWhileShuttingDown(t, impls[scenario.ClientGo])
+			limiterFromManyWorkers(t, impls[scenario.ClientGo], exponential)
+			limiterFromManyWorkers(t, impls[scenario.ClientGo], fastSlow)
 			stress(t, impls[scenario.ClientGo])
 		})
+	}
+}
+
+var (
+	exponential = &limiterSpec{Kind: "exponential", Args: []limiterArg{{Word: "1ms"}, {Word: "1s"}}}
+	fastSlow    = &limiterSpec{Kind: "fast-slow", Args: []limiterArg{{Word: "1ms"}, {Word: "1s"}, {Word: "3"}}}
+)
+
+// limiterFromManyWorkers calls one rate limiter from several workers at
+// once, as a rate-limiting queue's workers do (When on a failure, Forget
+// on a success, NumRequeues to decide whether to give up): the limiter's
+// counts are shared, so each call must hold its lock (the race detector
+// reports one that does not). Then, with the workers done, each item's
+// count is what its calls since its last Forget make it.
+func limiterFromManyWorkers(t *testing.T, im impl, spec *limiterSpec) {
+	const workers, items, callsEach = 4, 4, 400
+	l := im.NewLimiter(spec)
+	var wg sync.WaitGroup
+	for w := range workers {
+		wg.Go(func() {
+			for i := range callsEach {
+				item := fmt.Sprintf("item-%d", (i+w)%items)
+				switch i % 7 {
+				case 6:
+					l.Forget(item)
+				case 5:
+					_ = l.NumRequeues(item)
+				default:
+					_ = l.When(item)
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i := range items {
+		item := fmt.Sprintf("item-%d", i)
+		l.Forget(item)
+		for want := 1; want <= 3; want++ {
+			_ = l.When(item)
+			if got := l.NumRequeues(item); got != want {
+				t.Fatalf("%s: after %d failures since Forget, NumRequeues says %d", item, want, got)
+			}
+		}
 	}
 }
 

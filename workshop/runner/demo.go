@@ -36,32 +36,19 @@ func (r *Runner) Demo(args []string) error {
 	}
 	parts := append(deps, demo)
 	r.say("", fmt.Sprintf("Checking your copies of %d chapters, to run the demo on the ones that pass...", len(parts)))
-	results, errs := r.checkAll(parts)
-	var yours []chapters.Chapter
-	var mine, ref []string
-	for i, x := range results {
-		if errs[i] == nil && x.res != nil && x.res.Build == "" && x.total() > 0 && x.done() == x.total() {
-			yours = append(yours, parts[i])
-			mine = append(mine, parts[i].Name)
-			continue
-		}
-		note := "not every exercise passes yet"
-		if errs[i] == nil && x.res != nil {
-			note = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
-		}
-		ref = append(ref, fmt.Sprintf("%s (%s)", parts[i].Name, note))
+	// Checked two at a time first; chooseMine then finds them done.
+	if r.plain == nil {
+		r.plain = &plainChecks{}
 	}
-	switch {
-	case len(mine) == 0:
-		r.say("", "None of these chapters passes in your copy yet, so this is the reference demo: "+strings.Join(ref, ", ")+".")
-	default:
-		r.say("", "Yours: "+strings.Join(mine, ", ")+".")
-		if len(ref) > 0 {
-			r.say("", "Reference: "+strings.Join(ref, ", ")+".")
-		}
+	twoAtATime(len(parts), func(i int) { _, _ = r.plainCheck(parts[i]) })
+	choice := r.chooseMine(parts)
+	if len(choice.yours) == 0 {
+		r.say("", "None of these chapters passes in your copy yet, so this is the reference demo: "+strings.Join(choice.ref, ", ")+".")
+	} else {
+		choice.say(r)
 	}
 	r.printf("\n")
-	files, err := MineOverlay(demo, yours)
+	files, err := MineOverlay(demo, choice.yours)
 	if err != nil {
 		return err
 	}

@@ -2,9 +2,11 @@ package runner
 
 import (
 	"bufio"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -128,4 +130,83 @@ func MineOverlay(c chapters.Chapter, deps []chapters.Chapter) (map[string][]byte
 		}
 	}
 	return files, nil
+}
+
+// mineChoice is what --mine (and the demo) builds a chapter on: your copy
+// of each earlier chapter whose exercises all pass in your copy, and the
+// reference of the others, each with how far you are. An unfinished copy
+// is left out because a step that reached one of its stubs would stop
+// there and judge nothing of the chapter you asked about.
+type mineChoice struct {
+	yours []chapters.Chapter
+	ref   []string // "01-listwatch (3 of 10 exercises pass)"
+}
+
+// chooseMine checks each of parts on its own (on the reference of the
+// chapters it builds on) and splits them into yours and the reference's.
+func (r *Runner) chooseMine(parts []chapters.Chapter) mineChoice {
+	var choice mineChoice
+	for _, p := range parts {
+		x, err := r.plainCheck(p)
+		if err == nil && x.res != nil && x.res.Build == "" && x.total() > 0 && x.done() == x.total() {
+			choice.yours = append(choice.yours, p)
+			continue
+		}
+		note := "not every exercise passes yet"
+		if err == nil && x.res != nil && x.res.Build == "" {
+			note = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
+		}
+		choice.ref = append(choice.ref, fmt.Sprintf("%s (%s)", p.Name, note))
+	}
+	return choice
+}
+
+// say tells which chapters are yours in this run and which the
+// reference's.
+func (m mineChoice) say(r *Runner) {
+	var names []string
+	for _, c := range m.yours {
+		names = append(names, c.Name)
+	}
+	if len(names) > 0 {
+		r.say("Yours: ", strings.Join(names, ", ")+".")
+	}
+	if len(m.ref) > 0 {
+		r.say("Reference: ", strings.Join(m.ref, ", ")+". Your copy of a chapter stands in for its reference once every exercise of it passes.")
+	}
+}
+
+// plainChecks remembers, for one command, each chapter checked on the
+// reference of the chapters before it: status --mine asks for
+// 03-indexer's on behalf of four later chapters.
+type plainChecks struct {
+	mu   sync.Mutex
+	done map[string]*plainCheck
+}
+
+type plainCheck struct {
+	once sync.Once
+	x    *result
+	err  error
+}
+
+// plainCheck checks c without --mine, once per command.
+func (r *Runner) plainCheck(c chapters.Chapter) (*result, error) {
+	plain := *r
+	plain.Mine = false
+	if r.plain == nil {
+		return plain.check(c)
+	}
+	r.plain.mu.Lock()
+	if r.plain.done == nil {
+		r.plain.done = map[string]*plainCheck{}
+	}
+	p := r.plain.done[c.Name]
+	if p == nil {
+		p = &plainCheck{}
+		r.plain.done[c.Name] = p
+	}
+	r.plain.mu.Unlock()
+	p.once.Do(func() { p.x, p.err = plain.check(c) })
+	return p.x, p.err
 }

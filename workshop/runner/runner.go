@@ -65,7 +65,7 @@ type Runner struct {
 	In       io.Reader     // your answers to its questions (reset)
 	Color    bool          // colour the output (a terminal, NO_COLOR unset)
 	Clear    bool          // watch clears the screen before each run (a terminal)
-	Mine     bool          // build on your earlier chapters, not the reference
+	Mine     bool          // build on your earlier chapters that pass, not the reference
 	Yes      bool          // answer yes to every question
 	Poll     time.Duration // how often watch looks for changes
 	// Terminal says a person answers on In even when In is not a
@@ -82,6 +82,9 @@ type Runner struct {
 	// checking is set while a check chooses the chapter's track first:
 	// the check itself is the next step.
 	checking bool
+	// plain remembers the checks --mine makes of earlier chapters, so a
+	// command checks each once (nil: no memory, each is checked again).
+	plain *plainChecks
 }
 
 // New returns a runner for the workspace at root that talks on the
@@ -98,6 +101,7 @@ func New(root string) *Runner {
 		Color:    term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",
 		Clear:    term && os.Getenv("TERM") != "dumb",
 		Poll:     500 * time.Millisecond,
+		plain:    &plainChecks{},
 	}
 }
 
@@ -218,22 +222,26 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 	return exgen.Exercise{}, fmt.Errorf("%s has exercises 1 to %d; there is no exercise %d", c.Name, len(list), id)
 }
 
-// run checks a chapter: your exercise copy, on your earlier chapters when
-// r.Mine is set.
+// run checks a chapter: your exercise copy, with --mine on your copies of
+// the earlier chapters whose exercises all pass (the choice it returns).
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
-func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, error) {
+func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, *mineChoice, error) {
 	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true}
+	var choice *mineChoice
 	if r.Mine {
 		deps, err := Deps(r.Root, c)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
-		if opts.Files, err = MineOverlay(c, deps); err != nil {
-			return nil, err
+		m := r.chooseMine(deps)
+		choice = &m
+		if opts.Files, err = MineOverlay(c, m.yours); err != nil {
+			return nil, nil, err
 		}
 	}
-	return progress.CheckWith(c, opts)
+	res, err := progress.CheckWith(c, opts)
+	return res, choice, err
 }
 
 // sayProgress is what a check of c says while it runs, on r.Progress,

@@ -24,6 +24,8 @@ type result struct {
 	// offTrack counts the deep exercises left out of res: on the core
 	// track their code is the reference, written for you.
 	offTrack int
+	// mine is what --mine built the chapter on (nil without --mine).
+	mine *mineChoice
 }
 
 // notReady reports whether the chapter itself does not build, as opposed
@@ -164,11 +166,11 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	for _, e := range list {
 		off[e.ID] = !deep && e.Track == exgen.TrackDeep
 	}
-	res, err := r.run(c, func(id int) bool { return off[id] }, only)
+	res, mine, err := r.run(c, func(id int) bool { return off[id] }, only)
 	if err != nil {
 		return nil, err
 	}
-	out.res = res
+	out.res, out.mine = res, mine
 	if !deep {
 		core := res.Exercises[:0:0]
 		for _, e := range res.Exercises {
@@ -185,26 +187,32 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	return out, nil
 }
 
-// checkAll checks chapters two at a time (go test itself uses every
-// core to build; two runs overlap one's build with the other's tests).
+// checkAll checks chapters two at a time.
 func (r *Runner) checkAll(list []chapters.Chapter) ([]*result, []error) {
 	results := make([]*result, len(list))
 	errs := make([]error, len(list))
+	twoAtATime(len(list), func(i int) { results[i], errs[i] = r.check(list[i]) })
+	return results, errs
+}
+
+// twoAtATime calls f(0) to f(n-1), two calls at a time: go test itself
+// uses every core to build, and two runs overlap one's build with the
+// other's tests.
+func twoAtATime(n int, f func(int)) {
 	work := make(chan int)
 	var wg sync.WaitGroup
 	for range 2 {
 		wg.Go(func() {
 			for i := range work {
-				results[i], errs[i] = r.check(list[i])
+				f(i)
 			}
 		})
 	}
-	for i := range list {
+	for i := range n {
 		work <- i
 	}
 	close(work)
 	wg.Wait()
-	return results, errs
 }
 
 // label is how an exercise's state reads in a list, and a note after its
@@ -407,7 +415,7 @@ func (r *Runner) fromCurrent(results []*result) []*result {
 
 func (r *Runner) mineNote() string {
 	if r.Mine {
-		return " (on your own earlier chapters)"
+		return " (on your own earlier chapters that pass)"
 	}
 	return ""
 }
@@ -465,8 +473,8 @@ func (r *Runner) Check(chapter string, id int) error {
 		r.next("The chapter may still be being written. Next: go on with another chapter; status lists them:", r.cmd("status"))
 		return ErrNotAllPass
 	}
-	if r.Mine {
-		r.mineWarning(c)
+	if x.mine != nil {
+		r.mineSay(x)
 	}
 	if x.res.Only > 0 {
 		// Only this exercise's checks ran: no count of the others.
@@ -680,31 +688,14 @@ func (r *Runner) currentChapter(arg string) (chapters.Chapter, error) {
 	return chapters.Chapter{}, fmt.Errorf("no chapter has exercises yet")
 }
 
-// mineWarning says which of your earlier chapters are not finished: a
-// step that reaches one of their stubs stops there, and the report then
-// names that chapter's exercise number.
-func (r *Runner) mineWarning(c chapters.Chapter) {
-	deps, err := Deps(r.Root, c)
-	if err != nil {
-		return
+// mineSay says which earlier chapters a --mine check ran on are yours.
+func (r *Runner) mineSay(x *result) {
+	if len(x.mine.yours)+len(x.mine.ref) == 0 {
+		r.say("", fmt.Sprintf("%s builds on no earlier chapter, so --mine changes nothing here.", x.c.Name))
+	} else {
+		x.mine.say(r)
 	}
-	if len(deps) == 0 {
-		r.say("", fmt.Sprintf("%s builds on no earlier chapter, so --mine changes nothing here.", c.Name))
-		r.printf("\n")
-		return
-	}
-	inner := *r
-	inner.Mine = false
-	for _, d := range deps {
-		x, err := inner.check(d)
-		if err != nil || x.res == nil {
-			continue
-		}
-		if x.done() < x.total() {
-			r.say("Note: ", fmt.Sprintf("this runs on your %s, where %d of %d exercises pass. A step that needs one of the others stops there, and its report names that exercise's number in %s.", d.Name, x.done(), x.total(), d.Name))
-			r.printf("\n")
-		}
-	}
+	r.printf("\n")
 }
 
 func firstLine(s string) string {

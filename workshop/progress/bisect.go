@@ -87,8 +87,8 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	}
 	for _, t := range open[few:] {
 		for _, settled := range open[:few] {
-			if o := outcomes[settled]; o.located && slices.Equal(candidates[t], candidates[settled]) {
-				outcomes[t].culprit, outcomes[t].located = o.culprit, true
+			if o := outcomes[settled]; o.located != NotLocated && slices.Equal(candidates[t], candidates[settled]) {
+				outcomes[t].culprit, outcomes[t].located = o.culprit, o.located
 				break
 			}
 		}
@@ -111,7 +111,7 @@ func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks [
 	}
 	if len(suspects) == 1 {
 		for _, t := range checks {
-			outcomes[t].culprit, outcomes[t].located = suspects[0], true
+			outcomes[t].culprit, outcomes[t].located = suspects[0], BySwap
 		}
 		return nil
 	}

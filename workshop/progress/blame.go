@@ -95,7 +95,7 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 	}
 	for i := range exercises {
 		e := &exercises[i]
-		if e.Located || e.Status != Fail && e.Status != NotStarted && !(e.Status == Blocked && e.BlockerChapter == chapter) {
+		if e.Located != NotLocated || e.Status != Fail && e.Status != NotStarted && !(e.Status == Blocked && e.BlockerChapter == chapter) {
 			continue
 		}
 		blocker := 0

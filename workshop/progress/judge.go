@@ -36,7 +36,7 @@ type outcome struct {
 	proof   bool
 	race    bool // a race report is part of its evidence
 	culprit int  // the exercise whose code made it diverge, once known
-	located bool // culprit was proved (frames, one candidate, or a swap)
+	located Proof // how culprit was proved, if it was
 	notRun  bool // it never ran: the binary stopped before it
 }
 
@@ -353,9 +353,9 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		o.culprit = cmp.Or(tagOf[test], last)
 		switch {
 		case o.proof && suspect(o.owners[0]):
-			o.culprit, o.located = o.owners[0], true
+			o.culprit, o.located = o.owners[0], ByFrames
 		case len(cands) == 1:
-			o.culprit, o.located = cands[0], true
+			o.culprit, o.located = cands[0], OnlySuspect
 		case len(cands) > 1 && test != LeakCheck:
 			if len(o.owners) > 0 && suspect(o.owners[0]) {
 				o.culprit = o.owners[0] // unless a swap proves another

@@ -57,10 +57,24 @@ type Exercise struct {
 	// chapter still stubbed that stop checks which also run its code: it
 	// passes so far, and those checks judge it once they are done.
 	WaitsFor []int
-	// Located: the failure this result shows was proved to come from
-	// this exercise's code (stack frames, the one suspect, or a swap), so
-	// the blame file does not re-judge it.
-	Located bool
+	// Located says how the failure this result shows was proved to come
+	// from this exercise's code, if it was; the blame file then does not
+	// re-judge it.
+	Located Proof
+}
+
+// Proof is how a failure was put on one exercise's code.
+type Proof int
+
+const (
+	NotLocated  Proof = iota
+	ByFrames          // the frame that panicked, or a leaked goroutine's loop, is in it
+	OnlySuspect       // it is the only exercise of yours the check runs
+	BySwap            // with the reference's code of it in its place, the check passes
+)
+
+func (p Proof) String() string {
+	return [...]string{"not located", "by frames", "only suspect", "by swap"}[p]
 }
 
 // Chapter is one chapter's result.

@@ -727,3 +727,32 @@ func TestAnnounceSaysNewOnceAndAgainAfterAFailure(t *testing.T) {
 		}
 	}
 }
+
+// TestBlameSaysHowItKnows: the Blame line names every file of the
+// exercise and says how the failure was put on it, claiming frames only
+// when frames proved it and a swap only when a swap did.
+func TestBlameSaysHowItKnows(t *testing.T) {
+	x := &result{
+		c:     chapters.Chapter{Name: "03-indexer"},
+		files: map[int][]string{7: {"exercise/indexer.go", "exercise/store.go"}},
+	}
+	for _, c := range []struct {
+		how       progress.Proof
+		want, not string
+	}{
+		{progress.ByFrames, "the frames above are in it", "reference's"},
+		{progress.OnlySuspect, "the only exercise of yours this check runs", "frames"},
+		{progress.BySwap, "with the reference's in its place, this check passes", "frames"},
+		{progress.NotLocated, "also runs your code of exercise 2", "comes from your code"},
+	} {
+		var out strings.Builder
+		r := &Runner{Root: t.TempDir(), Out: &out}
+		e := progress.Exercise{Exercise: exgen.Exercise{ID: 7, Title: "Guard the store.", File: "indexer.go"}, Located: c.how, Runs: []int{2, 7}}
+		r.blameNote(x, e)
+		got := strings.Join(strings.Fields(out.String()), " ")
+		contains(t, c.how.String(), got, "Exercise 7 (03-indexer/exercise/indexer.go, store.go): Guard the store", c.want)
+		if strings.Contains(got, c.not) {
+			t.Errorf("%v: the Blame line says %q:\n%s", c.how, c.not, got)
+		}
+	}
+}

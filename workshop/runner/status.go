@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -26,6 +27,9 @@ type result struct {
 	offTrack int
 	// mine is what --mine built the chapter on (nil without --mine).
 	mine *mineChoice
+	// files[id] lists the files of exercise/ that hold exercise id's
+	// functions, relative to the chapter, sorted.
+	files map[int][]string
 }
 
 // notReady reports whether the chapter itself does not build, as opposed
@@ -142,7 +146,7 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	if len(list) == 0 {
 		return &result{c: c}, nil
 	}
-	out := &result{c: c, fresh: map[int]bool{}}
+	out := &result{c: c, fresh: map[int]bool{}, files: map[int][]string{}}
 	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
 	if err != nil {
 		return nil, err
@@ -153,6 +157,7 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 			continue
 		}
 		fresh := true
+		out.files[e.ID] = slices.Sorted(maps.Keys(parts))
 		for name, keys := range parts {
 			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
 			if err != nil || !exgen.Untouched(mine, gen[name], keys) {
@@ -615,10 +620,16 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 // that exercise's hint: the runner finds the exercise whose code made the
 // check fail, which need not be the one the check is tagged with.
 func (r *Runner) blameNote(x *result, e progress.Exercise) {
-	where := fmt.Sprintf("Exercise %d (%s): %s", e.ID, exerciseFile(x.c, e.Exercise), strings.TrimSuffix(e.Title, "."))
-	if e.Located {
-		where += ". The failure comes from your code of it: with the reference's in its place, or by the frames above, this check passes."
-	} else if others := without(e.Runs, e.ID); len(others) > 0 {
+	where := fmt.Sprintf("Exercise %d (%s): %s", e.ID, x.filesOf(e), strings.TrimSuffix(e.Title, "."))
+	switch e.Located {
+	case progress.ByFrames:
+		where += ". The failure comes from your code of it: the frames above are in it."
+	case progress.OnlySuspect:
+		where += ". It is the only exercise of yours this check runs."
+	case progress.BySwap:
+		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
+	}
+	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
 		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",
 			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
 	}
@@ -754,4 +765,18 @@ func blockerName(x *result, e progress.Exercise) string {
 		return fmt.Sprintf("%s exercise %d", e.BlockerChapter, e.Blocker)
 	}
 	return fmt.Sprintf("exercise %d", e.Blocker)
+}
+
+// filesOf names the files that hold exercise e's functions in your copy:
+// the first with its path, the others beside it ("03-indexer/exercise/
+// indexer.go, store.go"), so a failure in any of them points at its file.
+func (x *result) filesOf(e progress.Exercise) string {
+	first := exerciseFile(x.c, e.Exercise)
+	names := []string{first}
+	for _, f := range x.files[e.ID] {
+		if name := filepath.Base(f); name != filepath.Base(first) {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
 }

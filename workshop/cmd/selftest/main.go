@@ -523,7 +523,7 @@ func judgedAlike(c chapters.Chapter, m mutant.Mutant, times int) string {
 		for _, e := range res.Exercises {
 			fmt.Fprintf(&b, "exercise %d: %s", e.ID, e.Status)
 			if e.Status != progress.Pass {
-				fmt.Fprintf(&b, ", blocker %d, located %t, shown %s", e.Blocker, e.Located, e.Test)
+				fmt.Fprintf(&b, ", blocker %d, located %v, shown %s", e.Blocker, e.Located, e.Test)
 			}
 			b.WriteString("\n")
 		}

@@ -24,6 +24,7 @@ func (r *Runner) ask(question string) string {
 	r.printf("%s", question)
 	if r.In == nil {
 		r.printf("\n")
+		r.noAnswer = true
 		return ""
 	}
 	// One buffered reader per input: a fresh reader per question would
@@ -31,8 +32,9 @@ func (r *Runner) ask(question string) string {
 	if r.answers == nil || r.answersFrom != r.In {
 		r.answers, r.answersFrom = bufio.NewReader(r.In), r.In
 	}
-	line, _ := r.answers.ReadString('\n')
+	line, err := r.answers.ReadString('\n')
 	answer := strings.TrimSpace(line)
+	r.noAnswer = answer == "" && err != nil
 	if f, ok := r.In.(*os.File); !ok || !IsTerminal(f) {
 		r.printf("%s\n", answer) // a terminal echoes it; a pipe does not
 	}
@@ -48,4 +50,16 @@ func (r *Runner) interactive() bool {
 	}
 	f, ok := r.In.(*os.File)
 	return ok && IsTerminal(f)
+}
+
+// declined says nothing changed after a question answered no, and, when
+// no answer came at all (input closed, as in a script), how to answer yes
+// without one: the same command with --yes.
+func (r *Runner) declined(words ...string) {
+	if !r.noAnswer {
+		r.say("", "Nothing changed.")
+		return
+	}
+	r.say("", "Nothing changed: no answer came (the input is closed), so the answer was no.")
+	r.next("To answer yes without being asked, add --yes:", Cmd+" "+strings.Join(words, " ")+" --yes")
 }

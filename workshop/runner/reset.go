@@ -67,13 +67,13 @@ func (r *Runner) Reset(chapter string, id int) error {
 	for _, n := range names {
 		r.printf("  %s\n", n)
 	}
-	if !r.confirm("Reset? [y/N] ") {
-		r.say("", "Nothing changed.")
-		return nil
-	}
 	why := "reset " + c.Number()
 	if id > 0 {
 		why += fmt.Sprintf(" %d", id)
+	}
+	if !r.confirm("Reset? [y/N] ") {
+		r.declined(why)
+		return nil
 	}
 	backup, err := r.backup(c, id, append(keys(write), remove...), why)
 	if err != nil {

@@ -96,7 +96,7 @@ func (r *Runner) putBack(c chapters.Chapter, b kept) error {
 	r.say("", fmt.Sprintf("This puts back these files of %s as backup %s kept them. The files they replace are backed up first:", c.Name, b.Name))
 	r.fileList(c, write)
 	if !r.confirm("Restore? [y/N] ") {
-		r.say("", "Nothing changed.")
+		r.declined("restore", c.Number(), b.Name)
 		return nil
 	}
 	backup, err := r.backup(c, 0, keys(write), "restore "+c.Number()+" "+b.Name)

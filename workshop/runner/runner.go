@@ -82,6 +82,9 @@ type Runner struct {
 	// checking is set while a check chooses the chapter's track first:
 	// the check itself is the next step.
 	checking bool
+	// noAnswer is set when the last question got no answer: the input
+	// ended (a script, a closed pipe) before a line came.
+	noAnswer bool
 	// plain remembers the checks --mine makes of earlier chapters, so a
 	// command checks each once (nil: no memory, each is checked again).
 	plain *plainChecks

@@ -36,7 +36,7 @@ func (r *Runner) Deep(chapter string) error {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
-	r.warnWork(c, ids, "deep", "puts their stubs back")
+	r.warnWork(c, ids, write, "deep", "puts their stubs back")
 	return r.writeTrack(c, write, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }
 
@@ -67,7 +67,7 @@ func (r *Runner) Blank(chapter string) error {
 	}
 	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. Whatever you wrote in these files is lost from them, but a backup is kept:", len(list), c.Name))
 	r.fileList(c, write)
-	r.warnWork(c, exerciseIDs(list), "blank", "stubs them")
+	r.warnWork(c, exerciseIDs(list), write, "blank", "stubs them")
 	return r.writeTrack(c, write, "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 
@@ -110,7 +110,7 @@ func (r *Runner) Core(chapter string) error {
 	if len(write) > 0 {
 		r.say("", fmt.Sprintf("The core track of %s writes its %d deep exercises for you. This puts their reference code back in your copy; your core exercises stay as they are. A backup of these files is kept:", c.Name, len(deep)))
 		r.fileList(c, write)
-		r.warnWork(c, ids, "core", "replaces them with the reference")
+		r.warnWork(c, ids, write, "core", "replaces them with the reference")
 	}
 	return r.writeTrack(c, write, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
 }
@@ -233,7 +233,7 @@ func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, questio
 	// A track you just chose in answer to a question, on a copy that holds
 	// nothing of yours, needs no second question (the backup is still kept).
 	if !(r.picked && isCoreCopy(c)) && !r.confirm(question) {
-		r.say("", "Nothing changed.")
+		r.declined(why)
 		return nil
 	}
 	backup, err := r.backup(c, 0, keys(write), why)
@@ -271,11 +271,13 @@ func (r *Runner) fileList(c chapters.Chapter, write map[string][]byte) {
 	}
 }
 
-// warnWork warns, before a command (deep, blank, core) writes over the
-// functions of the exercises ids, about those of them you wrote yourself,
-// and says which passed when you last checked.
-func (r *Runner) warnWork(c chapters.Chapter, ids []int, command, does string) {
-	yours := r.yourWork(c, ids)
+// warnWork warns, before a command (deep, blank, core) writes the files
+// in write over the functions of the exercises ids, about those of them
+// you wrote yourself and that it changes (core leaves alone code of yours
+// that is the reference's to the letter), and says which passed when you
+// last checked.
+func (r *Runner) warnWork(c chapters.Chapter, ids []int, write map[string][]byte, command, does string) {
+	yours := r.yourWork(c, ids, write)
 	if len(yours) == 0 {
 		return
 	}
@@ -295,11 +297,11 @@ func (r *Runner) warnWork(c chapters.Chapter, ids []int, command, does string) {
 }
 
 // yourWork lists the exercises among ids whose code in your copy you
-// wrote: not the stub, and, for a deep exercise on the core track, not
-// the code the core track writes for you. (On the deep and blank tracks
-// a deep exercise that is no stub is yours, even when it is the
-// reference to the letter.)
-func (r *Runner) yourWork(c chapters.Chapter, ids []int) []int {
+// wrote and write changes: not the stub, and, for a deep exercise on the
+// core track, not the code the core track writes for you. (On the deep
+// and blank tracks a deep exercise that is no stub is yours, even when it
+// is the reference to the letter.)
+func (r *Runner) yourWork(c chapters.Chapter, ids []int, write map[string][]byte) []int {
 	track := LoadState(r.Root).Tracks[c.Name]
 	deepIsYours := track == TrackDeep || track == TrackBlank
 	all, err := exgen.Generate(c.Dir, exgen.StubAll)
@@ -318,7 +320,8 @@ func (r *Runner) yourWork(c chapters.Chapter, ids []int) []int {
 		}
 		for name, funcs := range parts {
 			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
-			if err == nil && !exgen.Untouched(mine, all[name], funcs) && (deepIsYours || !exgen.Untouched(mine, core[name], funcs)) {
+			changes := write[name] != nil && !exgen.Untouched(mine, write[name], funcs)
+			if err == nil && changes && !exgen.Untouched(mine, all[name], funcs) && (deepIsYours || !exgen.Untouched(mine, core[name], funcs)) {
 				yours = append(yours, id)
 				break
 			}

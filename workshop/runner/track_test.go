@@ -176,6 +176,42 @@ func TestDeepWarnsAboutYourWork(t *testing.T) {
 	}
 }
 
+// TestNoAnswerNamesYes: off a terminal, with no answer to give (the
+// input closed), deep changes nothing and says how to answer yes.
+func TestNoAnswerNamesYes(t *testing.T) {
+	root := workspace(t)
+	r, out := newRunner(root)
+	r.In = strings.NewReader("")
+	must(t, r.Deep("03"))
+	got := out.take()
+	contains(t, "deep 03 with no answer", got, "Nothing changed: no answer came", "deep 03 --yes")
+	fits(t, "no answer", got)
+}
+
+// TestCoreWarnsOnlyAboutCodeItChanges: on the deep track, a deep
+// exercise you wrote exactly as the reference is yours, but core changes
+// none of it: no warning names it, and no file of it is backed up.
+func TestCoreWarnsOnlyAboutCodeItChanges(t *testing.T) {
+	root := workspace(t)
+	dir := filepath.Join(root, chapter)
+	files, err := exgen.Generate(dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	for name, src := range files {
+		must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
+	}
+	s := LoadState(root)
+	s.Tracks[chapter] = TrackDeep
+	must(t, s.Save(root))
+
+	r, out := newRunner(root)
+	r.In = strings.NewReader("n\n")
+	must(t, r.Core("03"))
+	got := out.take()
+	if strings.Contains(got, "exercise 3 holds") || strings.Contains(got, "exercises 3") {
+		t.Errorf("core warns about exercise 3, which it leaves as it is:\n%s", got)
+	}
+}
+
 // TestTrackFollowsRegeneration: after `make exercises FORCE=1` writes the
 // committed copy, the chapter is on the core track whatever the state
 // file remembered.

@@ -34,10 +34,10 @@ type outcome struct {
 	// (the lock missing may be on either side; the Unlock missing is not
 	// where the others wait).
 	proof   bool
-	race    bool // a race report is part of its evidence
-	culprit int  // the exercise whose code made it diverge, once known
+	race    bool  // a race report is part of its evidence
+	culprit int   // the exercise whose code made it diverge, once known
 	located Proof // how culprit was proved, if it was
-	notRun  bool // it never ran: the binary stopped before it
+	notRun  bool  // it never ran: the binary stopped before it
 }
 
 // LeakCheck is the name a leak is judged under: goroutines your code left

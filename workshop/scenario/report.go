@@ -65,6 +65,19 @@ func report(chapter, impl string, f *File, d *divergence) string {
 		// The runner finds whose code diverged and names that exercise.
 		return b.String()
 	}
+	if impl == Exercise && d.panicked.notDone() == nil {
+		// Plain go test on your copy: the file's tag says what the
+		// scenario checks, not whose code diverged (a step may run any
+		// exercise's code); only the runner's swaps can tell.
+		for _, id := range blame {
+			if ex, ok := byID[id]; ok {
+				fmt.Fprintf(&b, "  Checks:   exercise %d (%s): %s\n", id, ex.File, ex.Title)
+			}
+		}
+		fmt.Fprintf(&b, "  Next:     the step may run the code of other exercises too; `make exercise CH=%s`\n"+
+			"            finds whose code diverged and shows its hint.\n", owner[:2])
+		return b.String()
+	}
 	for _, id := range blame {
 		ex, ok := byID[id]
 		if !ok {

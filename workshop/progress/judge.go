@@ -205,9 +205,9 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 // ancestorCrash is the crash that stopped the innermost test that test
 // belongs to, if one did.
 func ancestorCrash(crashOf map[string]string, test string) string {
-	for i := strings.LastIndex(test, "/"); i > 0; i = strings.LastIndex(test, "/") {
-		if test = test[:i]; crashOf[test] != "" {
-			return crashOf[test]
+	for name := range lineage(test) {
+		if name != test && crashOf[name] != "" {
+			return crashOf[name]
 		}
 	}
 	return ""
@@ -222,8 +222,8 @@ func (k *code) notRun(test string, res *runs, crash string) string {
 	case len(res.Stuck) > 0:
 		return fmt.Sprintf("Not run:  the test binary was stopped before this test: %s made no progress.\n", strings.Join(res.Stuck, ", "))
 	}
-	if parent, _, ok := strings.Cut(test, "/"); ok && !res.Passed[parent] {
-		if _, failed := res.Passed[parent]; failed {
+	if parent, _, ok := strings.Cut(test, "/"); ok {
+		if passed, ran := res.Passed[parent]; ran && !passed {
 			text, _ := k.plain(res.Output[parent])
 			return fmt.Sprintf("Not run:  %s failed before this test ran.\n%s", parent, text)
 		}

@@ -5,6 +5,7 @@ package progress
 
 import (
 	"fmt"
+	"iter"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -434,26 +435,32 @@ func markNotRun(res *runs, expected []string, failFast bool, top func() ([]strin
 		if !slices.Contains(have, name) {
 			continue
 		}
-		res.Passed[test] = false
-		if res.NotRun == nil {
-			res.NotRun = map[string]bool{}
-		}
-		res.NotRun[test] = true
+		res.Passed[test], res.NotRun[test] = false, true
 	}
 	return nil
 }
 
 // skipped reports whether test, or a test it belongs to, skipped itself.
 func skipped(skips map[string]bool, test string) bool {
-	for name := test; ; {
+	for name := range lineage(test) {
 		if skips[name] {
 			return true
 		}
-		i := strings.LastIndex(name, "/")
-		if i < 0 {
-			return false
+	}
+	return false
+}
+
+// lineage yields test, then each test it belongs to, innermost first:
+// "TestScenarios/add/step", "TestScenarios/add", "TestScenarios".
+func lineage(test string) iter.Seq[string] {
+	return func(yield func(string) bool) {
+		for name := test; yield(name); {
+			i := strings.LastIndex(name, "/")
+			if i < 0 {
+				return
+			}
+			name = name[:i]
 		}
-		name = name[:i]
 	}
 }
 

@@ -78,6 +78,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
+		NotRun: map[string]bool{},
 	}
 	var done, queue, setups []string
 	queued := map[string]bool{} // tests that are no check, once run alone

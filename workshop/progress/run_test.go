@@ -135,7 +135,7 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 		Passed:  map[string]bool{"TestScenarios": false},
 		Output:  map[string]string{"TestScenarios": "=== RUN   TestScenarios\n    run.go:71: no go.mod at or above /x\n--- FAIL: TestScenarios (0.00s)\n"},
 		Skipped: map[string]bool{"TestStress": true, "TestScenarios/skips": true},
-	}}
+	}, NotRun: map[string]bool{}}
 	top := func() ([]string, error) { return []string{"TestScenarios", "TestStress"}, nil }
 	markNotRun(res, []string{"TestScenarios/a", "TestScenarios/skips", "TestStress/exercise-1/x", "TestGone/x"}, false, top)
 	if passed, ok := res.Passed["TestScenarios/a"]; !ok || passed {
@@ -155,7 +155,7 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 		t.Errorf("exercise 1: %v; want Fail", e.Status)
 	}
 	// Under -failfast, a run that failed stops early on purpose.
-	res = &runs{Result: &gotest.Result{Passed: map[string]bool{"TestX": false}, Skipped: map[string]bool{}}}
+	res = &runs{Result: &gotest.Result{Passed: map[string]bool{"TestX": false}, Skipped: map[string]bool{}}, NotRun: map[string]bool{}}
 	markNotRun(res, []string{"TestScenarios/a"}, true, top)
 	if _, ok := res.Passed["TestScenarios/a"]; ok {
 		t.Errorf("-failfast: TestScenarios/a marked not run after a failure")

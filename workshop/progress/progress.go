@@ -70,7 +70,7 @@ type Proof int
 const (
 	NotLocated  Proof = iota
 	ByFrames          // the frame that panicked, or a leaked goroutine's loop, is in it
-	OnlySuspect       // it is the only exercise of yours the check runs
+	OnlySuspect       // of the exercises the check runs, the only one not the reference's to the letter
 	BySwap            // with the reference's code of it in its place, the check passes
 )
 

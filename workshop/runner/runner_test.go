@@ -741,7 +741,7 @@ func TestBlameSaysHowItKnows(t *testing.T) {
 		want, not string
 	}{
 		{progress.ByFrames, "the frames above are in it", "reference's"},
-		{progress.OnlySuspect, "the only exercise of yours this check runs", "frames"},
+		{progress.OnlySuspect, "the only one whose code differs from the reference's", "frames"},
 		{progress.BySwap, "with the reference's in its place, this check passes", "frames"},
 		{progress.NotLocated, "also runs your code of exercise 2", "comes from your code"},
 	} {

@@ -625,7 +625,7 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 	case progress.ByFrames:
 		where += ". The failure comes from your code of it: the frames above are in it."
 	case progress.OnlySuspect:
-		where += ". It is the only exercise of yours this check runs."
+		where += ". Of the exercises this check runs, it is the only one whose code differs from the reference's."
 	case progress.BySwap:
 		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
 	}

@@ -53,8 +53,6 @@ var (
 	// a goroutine of the code under test (an informer's, a queue's), which
 	// stops the whole test binary (todo.NotDone's Error text).
 	crashNotDone = regexp.MustCompile(`^panic: (\S+) exercise (\d+) is not done yet`)
-	// stepReport is the scenario harness's own report of a step.
-	stepReport = regexp.MustCompile(`(?m)^\S+\.txt:\d+: step \d+ (diverged|stopped)`)
 )
 
 // newCode reads which exercise each function of the chapter belongs to.
@@ -147,8 +145,8 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	var b strings.Builder
 	said := false // a reason is written, beyond the test's name
-	if cleaned := cleanReport(output); stepReport.MatchString(cleaned) {
-		loc := stepReport.FindStringIndex(cleaned)
+	if cleaned := cleanReport(output); scenario.StepReport.MatchString(cleaned) {
+		loc := scenario.StepReport.FindStringIndex(cleaned)
 		b.WriteString(strings.TrimRight(k.s.translate(cleaned[loc[0]:]), "\n") + "\n")
 		said = true
 	} else if test != LeakCheck {

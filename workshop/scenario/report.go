@@ -3,6 +3,7 @@ package scenario
 import (
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"strings"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -18,6 +19,11 @@ type divergence struct {
 	want, got  string
 	panicked   *stepPanic
 }
+
+// StepReport matches the first line of a step's report as report writes
+// it ("<file>.txt:<line>: step <n> diverged", or stopped): where the
+// harness's own account starts in a test's output.
+var StepReport = regexp.MustCompile(`(?m)^\S+\.txt:\d+: step \d+ (diverged|stopped)`)
 
 // report writes a failure for a person: where, what the scenario and the
 // step are about, what differed, and what to do next.

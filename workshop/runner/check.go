@@ -1,0 +1,313 @@
+package runner
+
+import (
+	"fmt"
+	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// Check runs a chapter's scenarios against your copy and prints each
+// exercise's state; for every exercise that fails, the harness's report of
+// the first step that diverged, with the hint; then the next step. With
+// id > 0 it shows that exercise alone. chapter "" is the chapter you are on.
+// It returns ErrNotAllPass when what it shows does not all pass.
+func (r *Runner) Check(chapter string, id int) error {
+	c, err := r.currentChapter(chapter)
+	if err != nil {
+		return err
+	}
+	if err := r.chooseFirst(c); err != nil {
+		return err
+	}
+	if id > 0 {
+		if _, err := exercise(c, id); err != nil {
+			return err
+		}
+	}
+	x, err := r.checkOnly(c, id)
+	if err != nil {
+		return err
+	}
+	if x.res == nil {
+		r.say("", fmt.Sprintf("%s has no exercises yet. Next: read its doc in %s.", c.Name, docOf(r.Root, c.Name)))
+		return nil
+	}
+	if x.notReady() && x.res.Build == "" {
+		r.next(fmt.Sprintf("%s is not ready: %s. It may still be being written. Next: go on with another chapter; status lists them:", c.Name, x.notReadyWhy()), r.cmd("status"))
+		return ErrNotAllPass
+	}
+	if x.notReady() {
+		r.printf("%s does not build yet, and the errors are not in your copy:\n\n%s\n\n", c.Name, indent(x.res.Build, "  "))
+		r.next("The chapter may still be being written. Next: go on with another chapter; status lists them:", r.cmd("status"))
+		return ErrNotAllPass
+	}
+	if x.mine != nil {
+		r.mineSay(x)
+	}
+	if x.res.Only > 0 {
+		// Only this exercise's checks ran: no count of the others.
+		r.printf("%s, exercise %d alone (check %s shows them all):\n\n", c.Name, id, c.Number())
+	} else {
+		r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+	}
+	r.announce(x)
+	for _, e := range x.res.Exercises {
+		if id == 0 || e.ID == id {
+			r.row(x, e)
+		}
+	}
+	if id == 0 {
+		r.offTrackNote(x)
+	}
+	r.printf("\n")
+	if x.res.Build != "" {
+		r.buildFailed(x)
+		return ErrNotAllPass
+	}
+	if id > 0 {
+		e, ok := x.find(id)
+		if !ok {
+			// A deep exercise, written for you on the core track.
+			r.next(fmt.Sprintf("Exercise %d is on the deep track: the core track writes it for you, and it passes. Next: take the deep track on, or go on with the core exercises:", id),
+				r.cmd("deep", c.Number()), r.cmd("check", c.Number()))
+			return nil
+		}
+		if e.Status != progress.Pass {
+			r.remember(c, id)
+		}
+		return r.explain(x, e)
+	}
+	failed := false
+	printed := map[string]bool{}
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" && !printed[e.Test] {
+			printed[e.Test] = true // a scenario that checks two exercises reports once
+			r.printf("%s\n", report(e.Report))
+			r.blameNote(x, e)
+			r.printf("\n")
+			failed = true
+		}
+	}
+	e, ok := x.next()
+	if !ok {
+		r.remember(c, 0)
+		r.allPass(c)
+		return nil
+	}
+	r.remember(c, e.ID)
+	switch {
+	case failed:
+		for _, f := range x.res.Exercises {
+			if f.Status == progress.Fail {
+				r.fixNext(x, f)
+				break
+			}
+		}
+	case e.Status == progress.Blocked && e.BlockerChapter != c.Name:
+		r.nextElsewhere(x, e)
+	default:
+		r.nextExercise(x, e)
+	}
+	return ErrNotAllPass
+}
+
+func (r *Runner) buildFailed(x *result) {
+	r.printf("Your copy of %s does not compile:\n\n%s\n\n", x.c.Name, indent(x.res.Build, "  "))
+	r.next(fmt.Sprintf("Next: fix the error above in %s/%s, then run:", x.c.Name, exgen.ExerciseDir), r.cmd("check", x.c.Number()))
+}
+
+func indent(s, prefix string) string {
+	return prefix + strings.ReplaceAll(strings.TrimSpace(s), "\n", "\n"+prefix)
+}
+
+// fixNext is the next step after a failure's report: fix that exercise,
+// in its file, and check it alone.
+func (r *Runner) fixNext(x *result, e progress.Exercise) {
+	r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)),
+		r.checkCmd(x.c, e.ID), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+}
+
+// nextElsewhere points at the real blocker when the next exercise waits
+// for an unfinished exercise of one of your earlier chapters (--mine).
+func (r *Runner) nextElsewhere(x *result, e progress.Exercise) {
+	c, err := r.chapter(e.BlockerChapter)
+	if err != nil {
+		r.nextExercise(x, e)
+		return
+	}
+	b, err := exercise(c, e.Blocker)
+	if err != nil {
+		r.nextExercise(x, e)
+		return
+	}
+	r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s (%s). Exercise %d here runs on your %s and waits for it.",
+		b.ID, c.Name, strings.TrimSuffix(b.Title, "."), exerciseFile(c, b), e.ID, c.Name))
+	r.sayHint("Hint: ", c.Name, b.ID, b.Hint)
+	r.printf("\n")
+	r.next("Check it in its own chapter, or check this one without --mine meanwhile:",
+		Cmd+" check "+c.Number()+" "+fmt.Sprint(b.ID), Cmd+" check "+x.c.Number())
+}
+
+// explain prints one exercise's report or next step.
+func (r *Runner) explain(x *result, e progress.Exercise) error {
+	switch e.Status {
+	case progress.Pass:
+		r.next(fmt.Sprintf("Exercise %d passes. Next: compare yours with the reference:", e.ID), r.cmd("solution", x.c.Number(), fmt.Sprint(e.ID)))
+		var n progress.Exercise
+		var ok bool
+		if x.res.Only > 0 {
+			// check NN N ran only exercise N's checks, so the others'
+			// results are partial: go on with the next exercise in
+			// order that is not known to pass.
+			n, ok = x.nextInOrder(e.ID, LoadState(r.Root).Passed[x.c.Name])
+		} else {
+			n, ok = x.next()
+		}
+		if ok {
+			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))
+		}
+		return nil
+	case progress.Fail:
+		if strings.TrimSpace(e.Report) == "" {
+			r.nextExercise(x, e)
+			break
+		}
+		r.printf("%s\n", report(e.Report))
+		r.blameNote(x, e)
+		r.printf("\n")
+		r.fixNext(x, e)
+	case progress.Blocked:
+		if e.BlockerChapter != x.c.Name {
+			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), Cmd+" check "+x.c.Number()+" "+fmt.Sprint(e.ID))
+			break
+		}
+		r.next(fmt.Sprintf("Exercise %d cannot pass yet: its scenarios stop at exercise %d first. Next: do exercise %d:", e.ID, e.Blocker, e.Blocker), r.checkCmd(x.c, e.Blocker))
+	default:
+		r.nextExercise(x, e)
+	}
+	return ErrNotAllPass
+}
+
+// blameNote says, under a failure's report, whose code it is put on and
+// that exercise's hint: the runner finds the exercise whose code made the
+// check fail, which need not be the one the check is tagged with.
+func (r *Runner) blameNote(x *result, e progress.Exercise) {
+	where := fmt.Sprintf("Exercise %d (%s): %s", e.ID, x.filesOf(e), strings.TrimSuffix(e.Title, "."))
+	switch e.Located {
+	case progress.ByFrames:
+		where += ". The failure comes from your code of it: the frames above are in it."
+	case progress.OnlySuspect:
+		where += ". Of the exercises this check runs, it is the only one whose code differs from the reference's."
+	case progress.BySwap:
+		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
+	}
+	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
+		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",
+			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
+	}
+	r.say("  Blame:    ", where)
+	r.sayHint("  Hint:     ", x.c.Name, e.ID, e.Hint)
+}
+
+// without is ids less id.
+func without(ids []int, id int) []int {
+	var out []int
+	for _, x := range ids {
+		if x != id {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+func (r *Runner) nextExercise(x *result, e progress.Exercise) {
+	r.say("Next: ", fmt.Sprintf("exercise %d, %s (%s).", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)))
+	r.sayHint("Hint: ", x.c.Name, e.ID, e.Hint)
+	r.printf("\n")
+	if r.watching {
+		r.next("Save your change and this runs again. Stuck? In another terminal, ask for a deeper hint:",
+			r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+		return
+	}
+	r.next("When you have changed it, check it again, or let watch re-run it every time you save. Ask for a hint if you are stuck:",
+		r.checkCmd(x.c, e.ID), r.cmd("watch"), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
+}
+
+func (r *Runner) allPass(c chapters.Chapter) {
+	r.say("", fmt.Sprintf("Every exercise of %s passes.", c.Name))
+	list, _ := chapters.All(r.Root)
+	for _, later := range list {
+		if later.Name <= c.Name {
+			continue
+		}
+		if ex, _ := exgen.Exercises(later.Dir); len(ex) > 0 {
+			r.next(fmt.Sprintf("Next: read %s, then start its exercises:", docOf(r.Root, later.Name)), r.cmd("check", later.Number()))
+			return
+		}
+	}
+	r.next("Next: compare your exercises with the reference, one at a time (here the first), or see everything:", r.cmd("solution", c.Number(), "1"), r.cmd("status"))
+}
+
+// currentChapter is the chapter named, or else the one you are on: the
+// chapter of the current exercise, or else the first with exercises.
+func (r *Runner) currentChapter(arg string) (chapters.Chapter, error) {
+	if arg != "" {
+		return r.chapter(arg)
+	}
+	if s := LoadState(r.Root); s.Current != nil {
+		if c, err := r.chapter(s.Current.Chapter); err == nil {
+			return c, nil
+		}
+	}
+	list, err := chapters.All(r.Root)
+	if err != nil {
+		return chapters.Chapter{}, err
+	}
+	for _, c := range list {
+		if ex, _ := exgen.Exercises(c.Dir); len(ex) > 0 {
+			return c, nil
+		}
+	}
+	return chapters.Chapter{}, fmt.Errorf("no chapter has exercises yet")
+}
+
+// mineSay says which earlier chapters a --mine check ran on are yours.
+func (r *Runner) mineSay(x *result) {
+	if len(x.mine.yours)+len(x.mine.ref) == 0 {
+		r.say("", fmt.Sprintf("%s builds on no earlier chapter, so --mine changes nothing here.", x.c.Name))
+	} else {
+		x.mine.say(r)
+	}
+	r.printf("\n")
+}
+
+func firstLine(s string) string {
+	line, _, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	return line
+}
+
+// report is the harness's failure report of a scenario without what came
+// before it (datadriven echoes the steps it ran), which only repeats the
+// step the report shows.
+func report(out string) string {
+	if loc := scenario.StepReport.FindStringIndex(out); loc != nil {
+		out = out[loc[0]:]
+	}
+	out = strings.Trim(out, "\n")
+	// The first line names the step's file and line; past Width, the rest
+	// of it goes on a line of its own.
+	first, rest, _ := strings.Cut(out, "\n")
+	if len(first) > Width {
+		if where, what, ok := strings.Cut(first, ": step "); ok {
+			first = where + ":\nstep " + what
+		}
+	}
+	if rest == "" {
+		return first
+	}
+	return first + "\n" + rest
+}

@@ -1,0 +1,243 @@
+package runner
+
+import (
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
+)
+
+// result is one chapter's test result with what the runner adds to it.
+type result struct {
+	c   chapters.Chapter
+	res *progress.Chapter // nil for a chapter without exercises
+	// fresh[id] is true when every function of exercise id in your copy
+	// is still the generated stub.
+	fresh map[int]bool
+	// offTrack counts the deep exercises left out of res: on the core
+	// track their code is the reference, written for you.
+	offTrack int
+	// mine is what --mine built the chapter on (nil without --mine).
+	mine *mineChoice
+	// files[id] lists the files of exercise/ that hold exercise id's
+	// functions, relative to the chapter, sorted.
+	files map[int][]string
+}
+
+// notReady reports whether the chapter itself does not build, as opposed
+// to your copy of it: its build errors name no file of exercise/. That
+// happens to a chapter that is still being written.
+func (x *result) notReady() bool { return x.notReadyWhy() != "" }
+
+// notReadyWhy says why a chapter is not ready for you, or "" when it is:
+// it does not build, with no error in exercise/, or no scenario checks any
+// of its exercises yet.
+func (x *result) notReadyWhy() string {
+	if x.res == nil {
+		return ""
+	}
+	if x.res.Build != "" {
+		if strings.Contains(x.res.Build, exgen.ExerciseDir+"/") {
+			return ""
+		}
+		return "it does not build yet (it may be being written)"
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status != progress.Unchecked {
+			return ""
+		}
+	}
+	return "no scenario checks its exercises yet"
+}
+
+func (x *result) total() int {
+	if x.res == nil {
+		return 0
+	}
+	return len(x.res.Exercises)
+}
+
+func (x *result) done() int {
+	if x.res == nil || x.res.Build != "" {
+		return 0
+	}
+	return x.res.Done()
+}
+
+// next is the exercise to work on: the first that fails or is not
+// started; failing that, the blocker of the first blocked one. ok is false
+// when every exercise passes (or the chapter has none).
+func (x *result) next() (progress.Exercise, bool) {
+	if x.res == nil {
+		return progress.Exercise{}, false
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Fail || e.Status == progress.NotStarted {
+			return e, true
+		}
+	}
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Blocked {
+			for _, b := range x.res.Exercises {
+				if b.ID == e.Blocker && e.BlockerChapter == x.c.Name {
+					return b, true
+				}
+			}
+			return e, true
+		}
+	}
+	return progress.Exercise{}, false
+}
+
+// nextInOrder is the first exercise after id that does not pass in this
+// run and is not among passed, or else the first such before it.
+func (x *result) nextInOrder(id int, passed []int) (progress.Exercise, bool) {
+	if x.res == nil {
+		return progress.Exercise{}, false
+	}
+	var before *progress.Exercise
+	for i, e := range x.res.Exercises {
+		if e.Status == progress.Pass || slices.Contains(passed, e.ID) {
+			continue
+		}
+		if e.ID > id {
+			return e, true
+		}
+		if before == nil {
+			before = &x.res.Exercises[i]
+		}
+	}
+	if before != nil {
+		return *before, true
+	}
+	return progress.Exercise{}, false
+}
+
+func (x *result) find(id int) (progress.Exercise, bool) {
+	if x.res != nil {
+		for _, e := range x.res.Exercises {
+			if e.ID == id {
+				return e, true
+			}
+		}
+	}
+	return progress.Exercise{}, false
+}
+
+// check runs one chapter and works out which exercises you have not
+// touched yet.
+func (r *Runner) check(c chapters.Chapter) (*result, error) { return r.checkOnly(c, 0) }
+
+// checkOnly is check that, for only > 0, runs just the tests that can
+// judge that exercise: those tagged with it and those that run its code.
+func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	if len(list) == 0 {
+		return &result{c: c}, nil
+	}
+	out := &result{c: c, fresh: map[int]bool{}, files: map[int][]string{}}
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return nil, err
+	}
+	for _, e := range list {
+		parts, err := exgen.ExerciseParts(gen, e.ID)
+		if err != nil || len(parts) == 0 {
+			continue
+		}
+		fresh := true
+		out.files[e.ID] = slices.Sorted(maps.Keys(parts))
+		for name, keys := range parts {
+			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil || !exgen.Untouched(mine, gen[name], keys) {
+				fresh = false
+			}
+		}
+		out.fresh[e.ID] = fresh
+	}
+	deep := r.onDeepTrack(c, list, out.fresh)
+	off := map[int]bool{}
+	for _, e := range list {
+		off[e.ID] = !deep && e.Track == exgen.TrackDeep
+	}
+	res, mine, err := r.run(c, func(id int) bool { return off[id] }, only)
+	if err != nil {
+		return nil, err
+	}
+	out.res, out.mine = res, mine
+	if !deep {
+		core := res.Exercises[:0:0]
+		for _, e := range res.Exercises {
+			// A deep exercise is written for you on the core track; it
+			// is shown only when your changes to it make a check fail.
+			if e.Track == exgen.TrackDeep && e.Status != progress.Fail {
+				out.offTrack++
+				continue
+			}
+			core = append(core, e)
+		}
+		res.Exercises = core
+	}
+	return out, nil
+}
+
+// checkAll checks chapters two at a time.
+func (r *Runner) checkAll(list []chapters.Chapter) ([]*result, []error) {
+	results := make([]*result, len(list))
+	errs := make([]error, len(list))
+	twoAtATime(len(list), func(i int) { results[i], errs[i] = r.check(list[i]) })
+	return results, errs
+}
+
+// twoAtATime calls f(0) to f(n-1), two calls at a time: go test itself
+// uses every core to build, and two runs overlap one's build with the
+// other's tests.
+func twoAtATime(n int, f func(int)) {
+	work := make(chan int)
+	var wg sync.WaitGroup
+	for range 2 {
+		wg.Go(func() {
+			for i := range work {
+				f(i)
+			}
+		})
+	}
+	for i := range n {
+		work <- i
+	}
+	close(work)
+	wg.Wait()
+}
+
+// blockerName names the exercise in e's way: "exercise 2", or
+// "03-indexer exercise 2" when it is in another chapter (--mine).
+func blockerName(x *result, e progress.Exercise) string {
+	if e.BlockerChapter != x.c.Name {
+		return fmt.Sprintf("%s exercise %d", e.BlockerChapter, e.Blocker)
+	}
+	return fmt.Sprintf("exercise %d", e.Blocker)
+}
+
+// filesOf names the files that hold exercise e's functions in your copy:
+// the first with its path, the others beside it ("03-indexer/exercise/
+// indexer.go, store.go"), so a failure in any of them points at its file.
+func (x *result) filesOf(e progress.Exercise) string {
+	first := exerciseFile(x.c, e.Exercise)
+	names := []string{first}
+	for _, f := range x.files[e.ID] {
+		if name := filepath.Base(f); name != filepath.Base(first) {
+			names = append(names, name)
+		}
+	}
+	return strings.Join(names, ", ")
+}

@@ -13,6 +13,8 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
+
+	listwatch "example.com/walkthrough/01-listwatch"
 )
 
 // CacheOptions size the watch cache. The zero value gives kube-apiserver's
@@ -56,9 +58,12 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // clients watch, etcd sees one watcher; a LIST at resourceVersion=0 and a
 // watch from a recent version are answered from memory.
 //
-// One goroutine (Run) owns the etcd watch and is the only one that sends
-// to a watcher's input or closes it, so events reach every watcher in
-// etcd's order and no input is closed twice.
+// Two goroutines run it. Chapter 01's Reflector (started by Run) lists and
+// watches etcd and applies each change, as the cache is its store; the
+// dispatcher (dispatchLoop) is the only one that sends to a watcher's input
+// or closes it, so events reach every watcher in etcd's order and no input
+// is closed twice. A bounded queue (incoming) joins the two: a slow watcher
+// delays the dispatcher, never the cache's state.
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
 // watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
@@ -83,8 +88,10 @@ type Cache struct {
 	evicted  bool
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
+	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
+	incoming chan dispatchJob
 	// etcdWatches counts the etcd watches this cache has opened (one per
-	// (re)start): the fan-out test reads it.
+	// watch of its Reflector): the fan-out test reads it.
 	etcdWatches int
 }
 
@@ -99,84 +106,111 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		fresher:  make(chan struct{}),
 		ring:     make([]Event, o.History),
 		watchers: map[*cacheWatcher]struct{}{},
+		incoming: make(chan dispatchJob, 100),
 	}
 }
 
-// Run lists, then follows etcd's watch until ctx ends. When the etcd watch
-// breaks (compaction past it, etcd gone) every watcher is closed, and the
-// cache lists again: clients re-watch and see the 410 if they are behind.
+// Run keeps the cache equal to etcd until ctx ends, the way kube-apiserver's
+// cacher does: chapter 01's Reflector lists and watches etcd (through
+// etcdListerWatcher) with the cache as its store, and one dispatcher
+// goroutine hands what the store applies to the watchers. When etcd's watch
+// ends cleanly the Reflector watches again from the last revision, and no
+// client notices; when it fails (compaction past it, etcd gone),
+// ListAndWatch returns, the cache is not ready, and a second later every
+// watcher is closed and the Reflector lists again: clients re-watch and see
+// the 410 if they are behind.
 func (c *Cache) Run(ctx context.Context) {
 	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
-	// exercise:hint List from storage and Replace the state with it; then WatchEtcd from the list's revision and hand each event to processEvent, while a ticker sends bookmarks. List answers a LIST at resourceVersion=0 from the state.
-	// exercise:deeper The etcd watch's context must end with this cycle (derive one and cancel it on return), or a relist leaves the old etcd watch open. An ERROR event or a closed channel ends the cycle and terminateAll closes every watcher; a BOOKMARK (progress notify) only raises rv. It also covers Run (loop runOnce until ctx ends, pausing a second after a failure), replace, setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll, and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
+	// exercise:hint Start the dispatcher goroutine; then, until ctx ends, close every watcher, run chapter 01's Reflector's ListAndWatch over etcdListerWatcher with the cache as its store, mark the cache not ready when it returns, and wait a second. As the Reflector's store, Replace swaps in the listed state, Add, Update and Delete hand each change to processEvent, and Bookmark raises rv. List answers a LIST at resourceVersion=0 from the state.
+	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or closes it: terminateAll queues the close on incoming rather than closing itself. On the way out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open. It also covers Replace (state from the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
 	// exercise:track deep
-	defer c.terminateAll()
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		c.dispatchLoop()
+	}()
+	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
 	for ctx.Err() == nil {
-		if err := c.runOnce(ctx); err != nil && ctx.Err() == nil {
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
-		}
-	}
-	// exercise:end 4
-}
-
-// runOnce is one list-then-watch cycle.
-func (c *Cache) runOnce(ctx context.Context) error {
-	// exercise:begin 4
-	list, err := c.storage.List(ctx, "", PageOptions{})
-	if err != nil {
-		return err
-	}
-	rv, _ := strconv.ParseInt(list.ResourceVersion, 10, 64)
-	c.replace(list.Items, rv)
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	c.mu.Lock()
-	c.etcdWatches++
-	c.mu.Unlock()
-	events := WatchEtcd(wctx, c.client, rv)
-	tick := time.NewTicker(c.opts.BookmarkInterval)
-	defer tick.Stop()
-	for {
+		c.terminateAll()
+		_ = r.ListAndWatch(ctx) // an error is a failed list: try again in a second
+		c.setNotReady()
 		select {
 		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			c.sendBookmarks()
-		case ev, ok := <-events:
-			switch {
-			case !ok:
-				c.terminateAll()
-				return fmt.Errorf("etcd watch closed")
-			case ev.Type == watch.Error:
-				c.terminateAll()
-				return fmt.Errorf("etcd watch: %s", ev.Status.Message)
-			case ev.Type == watch.Bookmark:
-				c.advance(ev.RV)
-			default:
-				c.processEvent(ev)
-			}
+		case <-time.After(time.Second):
 		}
 	}
+	c.terminateAll()
+	close(c.incoming)
+	<-dispatched
 	// exercise:end 4
 }
 
-// replace swaps the whole state for a fresh list and empties the ring.
-func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
+// Replace is the Reflector's list: it swaps the whole state for it and
+// empties the ring, whose events led up to a state that is gone.
+func (c *Cache) Replace(items []any, resourceVersion string) error {
 	// exercise:begin 4
+	rv, err := strconv.ParseInt(resourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("list at resource version %q: %w", resourceVersion, err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.state = make(map[string]*corev1.ConfigMap, len(items))
-	for i := range items {
-		c.state[Key(items[i].Namespace, items[i].Name)] = &items[i]
+	for _, item := range items {
+		cm := item.(*corev1.ConfigMap)
+		c.state[Key(cm.Namespace, cm.Name)] = cm
 	}
 	c.ringStart, c.ringLen, c.evicted = 0, 0, false
 	c.listRV = rv
 	c.ready = true
 	c.setRVLocked(rv)
+	return nil
 	// exercise:end 4
+}
+
+// Add, Update and Delete are the Reflector's watch events: each is applied
+// to the state and the ring, and dispatched.
+func (c *Cache) Add(obj any) error    { return c.apply(watch.Added, obj) }
+func (c *Cache) Update(obj any) error { return c.apply(watch.Modified, obj) }
+func (c *Cache) Delete(obj any) error { return c.apply(watch.Deleted, obj) }
+
+// Resync does nothing: the Reflector calls it only with a resync period,
+// and the cache has none.
+func (c *Cache) Resync() error { return nil }
+
+// Bookmark is etcd's progress notification: nothing of ours changed up to
+// resourceVersion, so rv moves there with no change of state.
+func (c *Cache) Bookmark(resourceVersion string) error {
+	rv, err := strconv.ParseInt(resourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("bookmark at resource version %q: %w", resourceVersion, err)
+	}
+	c.mu.Lock()
+	c.setRVLocked(rv)
+	c.mu.Unlock()
+	return nil
+}
+
+// apply turns a Reflector's call into an Event at the object's revision.
+func (c *Cache) apply(t watch.EventType, obj any) error {
+	cm, ok := obj.(*corev1.ConfigMap)
+	if !ok {
+		return fmt.Errorf("the watch cache holds ConfigMaps, not %T", obj)
+	}
+	rv, err := strconv.ParseInt(cm.ResourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%s %s/%s at resource version %q: %w", t, cm.Namespace, cm.Name, cm.ResourceVersion, err)
+	}
+	c.processEvent(Event{Type: t, Object: cm, RV: rv})
+	return nil
+}
+
+// setNotReady marks the cache not ready: its Reflector stopped watching,
+// so what it holds may be behind etcd until the next list.
+func (c *Cache) setNotReady() {
+	c.mu.Lock()
+	c.ready = false
+	c.mu.Unlock()
 }
 
 // setRVLocked moves rv forward and wakes whoever waits for freshness.
@@ -191,22 +225,16 @@ func (c *Cache) setRVLocked(rv int64) {
 	// exercise:end 4
 }
 
-// advance raises rv with no change of state: etcd's progress notification
-// says nothing of ours changed up to rv.
-func (c *Cache) advance(rv int64) {
-	c.mu.Lock()
-	c.setRVLocked(rv)
-	c.mu.Unlock()
-}
-
-// processEvent applies one etcd event to the state and the ring, then hands
-// it to the watchers registered at that moment. A watcher registered after
-// the lock is released started from a state that already includes the
-// event, so it must not get it again: hence the snapshot under the lock.
+// processEvent applies one etcd event to the state and the ring, then
+// queues it for the dispatcher with the watchers registered at that moment.
+// A watcher registered after the lock is released started from a state
+// that already includes the event, so it must not get it again: hence the
+// snapshot under the lock. The queue is bounded: when the dispatcher falls
+// behind, the Reflector waits here, and etcd's watch with it.
 func (c *Cache) processEvent(ev Event) {
 	// exercise:begin 5 Apply an event to the state and the ring buffer
-	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then dispatch (when there is anyone to dispatch to).
-	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Dispatch outside the lock, or a slow watcher blocks every reader of the cache for the whole budget.
+	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then queue the event and them on incoming for the dispatcher (when there is anyone to dispatch to).
+	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Queue outside the lock, or a dispatcher stalled by a slow watcher blocks every reader of the cache for the whole budget. It also covers apply (an Event at the object's revision, for Add, Update and Delete).
 	// exercise:track deep
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
@@ -232,7 +260,7 @@ func (c *Cache) processEvent(ev Event) {
 	}
 	c.mu.Unlock()
 	if len(targets) > 0 {
-		c.dispatch(ev, targets)
+		c.incoming <- dispatchJob{ev: ev, targets: targets}
 	}
 	// exercise:end 5
 }
@@ -248,10 +276,13 @@ func (c *Cache) processEvent(ev Event) {
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
 	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
-	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only this goroutine closes inputs, and only for watchers still registered (remove under the lock first). It also covers terminate (remove under the lock, then close input) and sendBookmarks (non-blocking).
+	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes inputs, and only for watchers still registered (remove under the lock first). An event queued before a watcher was closed still names it: skip closed watchers (closed is the dispatcher's own flag). It also covers dispatchLoop (until incoming is closed: close a job's closeAll, dispatch its event, and send bookmarks on a ticker), closeInput (once), terminate (remove under the lock, then closeInput) and sendBookmarks (non-blocking).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
+		if w.closed {
+			continue // closed after this event was queued
+		}
 		select {
 		case w.input <- ev:
 		case <-w.done:
@@ -281,6 +312,43 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:end 6
 }
 
+// dispatchJob is one thing for the dispatcher to do: send ev to targets,
+// or close every watcher in closeAll.
+type dispatchJob struct {
+	ev       Event
+	targets  []*cacheWatcher
+	closeAll []*cacheWatcher
+}
+
+// dispatchLoop is the dispatcher: the one goroutine that sends to
+// watchers' inputs and closes them, so a watcher gets events in etcd's
+// order and no input is closed twice. It also sends the periodic
+// bookmarks. It returns when incoming is closed.
+//
+// kube-apiserver: cacher.go (dispatchEvents).
+func (c *Cache) dispatchLoop() {
+	// exercise:begin 6
+	tick := time.NewTicker(c.opts.BookmarkInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case job, ok := <-c.incoming:
+			if !ok {
+				return
+			}
+			for _, w := range job.closeAll {
+				c.closeInput(w)
+			}
+			if len(job.targets) > 0 {
+				c.dispatch(job.ev, job.targets)
+			}
+		case <-tick.C:
+			c.sendBookmarks()
+		}
+	}
+	// exercise:end 6
+}
+
 // sendBookmarks offers a BOOKMARK at the cache's revision to every watcher
 // that asked for them. Never blocking: a watcher too busy for a bookmark
 // gets the next one, and is never closed for missing one.
@@ -296,6 +364,9 @@ func (c *Cache) sendBookmarks() {
 	}
 	c.mu.Unlock()
 	for _, w := range targets {
+		if w.closed {
+			continue
+		}
 		select {
 		case w.input <- Event{Type: watch.Bookmark, RV: rv}:
 		default:
@@ -312,21 +383,35 @@ func (c *Cache) terminate(w *cacheWatcher) {
 	delete(c.watchers, w)
 	c.mu.Unlock()
 	if registered {
+		c.closeInput(w)
+	}
+	// exercise:end 6
+}
+
+// closeInput closes w's input once; on the dispatcher only.
+func (c *Cache) closeInput(w *cacheWatcher) {
+	// exercise:begin 6
+	if !w.closed {
+		w.closed = true
 		close(w.input)
 	}
 	// exercise:end 6
 }
 
 // terminateAll closes every watcher: the cache is relisting or stopping.
+// The dispatcher does the closing, after whatever it still has to send.
 func (c *Cache) terminateAll() {
 	// exercise:begin 4
 	c.mu.Lock()
-	all := c.watchers
+	all := make([]*cacheWatcher, 0, len(c.watchers))
+	for w := range c.watchers {
+		all = append(all, w)
+	}
 	c.watchers = map[*cacheWatcher]struct{}{}
 	c.ready = false
 	c.mu.Unlock()
-	for w := range all {
-		close(w.input)
+	if len(all) > 0 {
+		c.incoming <- dispatchJob{closeAll: all}
 	}
 	// exercise:end 4
 }

@@ -52,6 +52,9 @@ type cacheWatcher struct {
 	// events (replay or snapshot) cover everything up to it.
 	startRV int64
 	initial []Event
+	// closed: input is closed. Only the dispatcher reads or writes it: an
+	// event queued before the watcher was closed must skip it.
+	closed bool
 }
 
 func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }

@@ -18,6 +18,8 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 
+	listwatch "example.com/walkthrough/01-listwatch"
+
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -62,9 +64,12 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // clients watch, etcd sees one watcher; a LIST at resourceVersion=0 and a
 // watch from a recent version are answered from memory.
 //
-// One goroutine (Run) owns the etcd watch and is the only one that sends
-// to a watcher's input or closes it, so events reach every watcher in
-// etcd's order and no input is closed twice.
+// Two goroutines run it. Chapter 01's Reflector (started by Run) lists and
+// watches etcd and applies each change, as the cache is its store; the
+// dispatcher (dispatchLoop) is the only one that sends to a watcher's input
+// or closes it, so events reach every watcher in etcd's order and no input
+// is closed twice. A bounded queue (incoming) joins the two: a slow watcher
+// delays the dispatcher, never the cache's state.
 //
 // kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
 // watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
@@ -89,8 +94,10 @@ type Cache struct {
 	evicted  bool
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
+	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
+	incoming chan dispatchJob
 	// etcdWatches counts the etcd watches this cache has opened (one per
-	// (re)start): the fan-out test reads it.
+	// watch of its Reflector): the fan-out test reads it.
 	etcdWatches int
 }
 
@@ -105,75 +112,104 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		fresher:  make(chan struct{}),
 		ring:     make([]Event, o.History),
 		watchers: map[*cacheWatcher]struct{}{},
+		incoming: make(chan dispatchJob, 100),
 	}
 }
 
-// Run lists, then follows etcd's watch until ctx ends. When the etcd watch
-// breaks (compaction past it, etcd gone) every watcher is closed, and the
-// cache lists again: clients re-watch and see the 410 if they are behind.
+// Run keeps the cache equal to etcd until ctx ends, the way kube-apiserver's
+// cacher does: chapter 01's Reflector lists and watches etcd (through
+// etcdListerWatcher) with the cache as its store, and one dispatcher
+// goroutine hands what the store applies to the watchers. When etcd's watch
+// ends cleanly the Reflector watches again from the last revision, and no
+// client notices; when it fails (compaction past it, etcd gone),
+// ListAndWatch returns, the cache is not ready, and a second later every
+// watcher is closed and the Reflector lists again: clients re-watch and see
+// the 410 if they are behind.
 func (c *Cache) Run(ctx context.Context) {
-	defer c.terminateAll()
+	dispatched := make(chan struct{})
+	go func() {
+		defer close(dispatched)
+		c.dispatchLoop()
+	}()
+	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
 	for ctx.Err() == nil {
-		if err := c.runOnce(ctx); err != nil && ctx.Err() == nil {
-			select {
-			case <-ctx.Done():
-			case <-time.After(time.Second):
-			}
-		}
-	}
-}
-
-// runOnce is one list-then-watch cycle.
-func (c *Cache) runOnce(ctx context.Context) error {
-	list, err := c.storage.List(ctx, "", PageOptions{})
-	if err != nil {
-		return err
-	}
-	rv, _ := strconv.ParseInt(list.ResourceVersion, 10, 64)
-	c.replace(list.Items, rv)
-	wctx, cancel := context.WithCancel(ctx)
-	defer cancel()
-	c.mu.Lock()
-	c.etcdWatches++
-	c.mu.Unlock()
-	events := WatchEtcd(wctx, c.client, rv)
-	tick := time.NewTicker(c.opts.BookmarkInterval)
-	defer tick.Stop()
-	for {
+		c.terminateAll()
+		_ = r.ListAndWatch(ctx) // an error is a failed list: try again in a second
+		c.setNotReady()
 		select {
 		case <-ctx.Done():
-			return nil
-		case <-tick.C:
-			c.sendBookmarks()
-		case ev, ok := <-events:
-			switch {
-			case !ok:
-				c.terminateAll()
-				return fmt.Errorf("etcd watch closed")
-			case ev.Type == watch.Error:
-				c.terminateAll()
-				return fmt.Errorf("etcd watch: %s", ev.Status.Message)
-			case ev.Type == watch.Bookmark:
-				c.advance(ev.RV)
-			default:
-				c.processEvent(ev)
-			}
+		case <-time.After(time.Second):
 		}
 	}
+	c.terminateAll()
+	close(c.incoming)
+	<-dispatched
 }
 
-// replace swaps the whole state for a fresh list and empties the ring.
-func (c *Cache) replace(items []corev1.ConfigMap, rv int64) {
+// Replace is the Reflector's list: it swaps the whole state for it and
+// empties the ring, whose events led up to a state that is gone.
+func (c *Cache) Replace(items []any, resourceVersion string) error {
+	rv, err := strconv.ParseInt(resourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("list at resource version %q: %w", resourceVersion, err)
+	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.state = make(map[string]*corev1.ConfigMap, len(items))
-	for i := range items {
-		c.state[Key(items[i].Namespace, items[i].Name)] = &items[i]
+	for _, item := range items {
+		cm := item.(*corev1.ConfigMap)
+		c.state[Key(cm.Namespace, cm.Name)] = cm
 	}
 	c.ringStart, c.ringLen, c.evicted = 0, 0, false
 	c.listRV = rv
 	c.ready = true
 	c.setRVLocked(rv)
+	return nil
+}
+
+// Add, Update and Delete are the Reflector's watch events: each is applied
+// to the state and the ring, and dispatched.
+func (c *Cache) Add(obj any) error    { return c.apply(watch.Added, obj) }
+func (c *Cache) Update(obj any) error { return c.apply(watch.Modified, obj) }
+func (c *Cache) Delete(obj any) error { return c.apply(watch.Deleted, obj) }
+
+// Resync does nothing: the Reflector calls it only with a resync period,
+// and the cache has none.
+func (c *Cache) Resync() error { return nil }
+
+// Bookmark is etcd's progress notification: nothing of ours changed up to
+// resourceVersion, so rv moves there with no change of state.
+func (c *Cache) Bookmark(resourceVersion string) error {
+	rv, err := strconv.ParseInt(resourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("bookmark at resource version %q: %w", resourceVersion, err)
+	}
+	c.mu.Lock()
+	c.setRVLocked(rv)
+	c.mu.Unlock()
+	return nil
+}
+
+// apply turns a Reflector's call into an Event at the object's revision.
+func (c *Cache) apply(t watch.EventType, obj any) error {
+	cm, ok := obj.(*corev1.ConfigMap)
+	if !ok {
+		return fmt.Errorf("the watch cache holds ConfigMaps, not %T", obj)
+	}
+	rv, err := strconv.ParseInt(cm.ResourceVersion, 10, 64)
+	if err != nil {
+		return fmt.Errorf("%s %s/%s at resource version %q: %w", t, cm.Namespace, cm.Name, cm.ResourceVersion, err)
+	}
+	c.processEvent(Event{Type: t, Object: cm, RV: rv})
+	return nil
+}
+
+// setNotReady marks the cache not ready: its Reflector stopped watching,
+// so what it holds may be behind etcd until the next list.
+func (c *Cache) setNotReady() {
+	c.mu.Lock()
+	c.ready = false
+	c.mu.Unlock()
 }
 
 // setRVLocked moves rv forward and wakes whoever waits for freshness.
@@ -186,18 +222,12 @@ func (c *Cache) setRVLocked(rv int64) {
 	c.fresher = make(chan struct{})
 }
 
-// advance raises rv with no change of state: etcd's progress notification
-// says nothing of ours changed up to rv.
-func (c *Cache) advance(rv int64) {
-	c.mu.Lock()
-	c.setRVLocked(rv)
-	c.mu.Unlock()
-}
-
-// processEvent applies one etcd event to the state and the ring, then hands
-// it to the watchers registered at that moment. A watcher registered after
-// the lock is released started from a state that already includes the
-// event, so it must not get it again: hence the snapshot under the lock.
+// processEvent applies one etcd event to the state and the ring, then
+// queues it for the dispatcher with the watchers registered at that moment.
+// A watcher registered after the lock is released started from a state
+// that already includes the event, so it must not get it again: hence the
+// snapshot under the lock. The queue is bounded: when the dispatcher falls
+// behind, the Reflector waits here, and etcd's watch with it.
 func (c *Cache) processEvent(ev Event) {
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
@@ -223,7 +253,7 @@ func (c *Cache) processEvent(ev Event) {
 	}
 	c.mu.Unlock()
 	if len(targets) > 0 {
-		c.dispatch(ev, targets)
+		c.incoming <- dispatchJob{ev: ev, targets: targets}
 	}
 }
 
@@ -238,6 +268,9 @@ func (c *Cache) processEvent(ev Event) {
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	var blocked []*cacheWatcher
 	for _, w := range targets {
+		if w.closed {
+			continue // closed after this event was queued
+		}
 		select {
 		case w.input <- ev:
 		case <-w.done:
@@ -266,6 +299,41 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	}
 }
 
+// dispatchJob is one thing for the dispatcher to do: send ev to targets,
+// or close every watcher in closeAll.
+type dispatchJob struct {
+	ev       Event
+	targets  []*cacheWatcher
+	closeAll []*cacheWatcher
+}
+
+// dispatchLoop is the dispatcher: the one goroutine that sends to
+// watchers' inputs and closes them, so a watcher gets events in etcd's
+// order and no input is closed twice. It also sends the periodic
+// bookmarks. It returns when incoming is closed.
+//
+// kube-apiserver: cacher.go (dispatchEvents).
+func (c *Cache) dispatchLoop() {
+	tick := time.NewTicker(c.opts.BookmarkInterval)
+	defer tick.Stop()
+	for {
+		select {
+		case job, ok := <-c.incoming:
+			if !ok {
+				return
+			}
+			for _, w := range job.closeAll {
+				c.closeInput(w)
+			}
+			if len(job.targets) > 0 {
+				c.dispatch(job.ev, job.targets)
+			}
+		case <-tick.C:
+			c.sendBookmarks()
+		}
+	}
+}
+
 // sendBookmarks offers a BOOKMARK at the cache's revision to every watcher
 // that asked for them. Never blocking: a watcher too busy for a bookmark
 // gets the next one, and is never closed for missing one.
@@ -280,6 +348,9 @@ func (c *Cache) sendBookmarks() {
 	}
 	c.mu.Unlock()
 	for _, w := range targets {
+		if w.closed {
+			continue
+		}
 		select {
 		case w.input <- Event{Type: watch.Bookmark, RV: rv}:
 		default:
@@ -294,19 +365,31 @@ func (c *Cache) terminate(w *cacheWatcher) {
 	delete(c.watchers, w)
 	c.mu.Unlock()
 	if registered {
+		c.closeInput(w)
+	}
+}
+
+// closeInput closes w's input once; on the dispatcher only.
+func (c *Cache) closeInput(w *cacheWatcher) {
+	if !w.closed {
+		w.closed = true
 		close(w.input)
 	}
 }
 
 // terminateAll closes every watcher: the cache is relisting or stopping.
+// The dispatcher does the closing, after whatever it still has to send.
 func (c *Cache) terminateAll() {
 	c.mu.Lock()
-	all := c.watchers
+	all := make([]*cacheWatcher, 0, len(c.watchers))
+	for w := range c.watchers {
+		all = append(all, w)
+	}
 	c.watchers = map[*cacheWatcher]struct{}{}
 	c.ready = false
 	c.mu.Unlock()
-	for w := range all {
-		close(w.input)
+	if len(all) > 0 {
+		c.incoming <- dispatchJob{closeAll: all}
 	}
 }
 
@@ -399,9 +482,7 @@ func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
 // the file compiles once the last stub is gone. Delete them then, if you like.
 var (
 	_ = todo.Exercise
-	_ = fmt.Errorf
 	_ = sort.Strings
-	_ = strconv.ParseInt
 	_ = metav1.CauseTypeResourceVersionTooLarge
-	_ = watch.Error
+	_ = listwatch.NewReflector
 )

@@ -1,0 +1,89 @@
+package watchserver
+
+import (
+	"context"
+	"fmt"
+	"strconv"
+	"sync"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
+
+	listwatch "example.com/walkthrough/01-listwatch"
+)
+
+// etcdListerWatcher is what the cache's Reflector lists and watches: not
+// an API server over HTTP, as in chapter 01, but etcd itself, through
+// Storage's LIST and WatchEtcd. The Reflector is chapter 01's, unchanged:
+// the watch cache is one more informer-like client of the store, and its
+// Store (Add, Update, Delete, Replace, Bookmark) is the Cache.
+//
+// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/lister_watcher.go
+// (listerWatcher over storage.Interface).
+type etcdListerWatcher struct{ c *Cache }
+
+// List reads a page of every ConfigMap from etcd at its newest revision
+// (or at the revision of the continue token the Reflector sends back).
+func (lw etcdListerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
+	list, err := lw.c.storage.List(ctx, "", PageOptions{Limit: opts.Limit, Continue: opts.Continue})
+	if err != nil {
+		return nil, err
+	}
+	items := make([]runtime.Object, len(list.Items))
+	for i := range list.Items {
+		items[i] = &list.Items[i]
+	}
+	return &listwatch.List{ResourceVersion: list.ResourceVersion, Continue: list.Continue,
+		RemainingItemCount: list.RemainingItemCount, Items: items}, nil
+}
+
+// Watch follows etcd from the resource version the Reflector last synced,
+// until its context ends or Stop is called.
+func (lw etcdListerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
+	rv, err := strconv.ParseInt(opts.ResourceVersion, 10, 64)
+	if err != nil {
+		return nil, fmt.Errorf("watching etcd from resource version %q: %w", opts.ResourceVersion, err)
+	}
+	lw.c.mu.Lock()
+	lw.c.etcdWatches++
+	lw.c.mu.Unlock()
+	ctx, cancel := context.WithCancel(ctx)
+	w := &etcdWatcher{out: make(chan listwatch.Event), stop: cancel}
+	go w.relay(ctx, WatchEtcd(ctx, lw.c.client, rv))
+	return w, nil
+}
+
+// etcdWatcher relays WatchEtcd's events as chapter 01's: a progress
+// notification becomes a BOOKMARK whose object holds only the revision,
+// and a failure an ERROR carrying its Status, which the Reflector reads
+// like an API server's (a 410 after a compaction makes it list again).
+type etcdWatcher struct {
+	out  chan listwatch.Event
+	stop context.CancelFunc
+	once sync.Once
+}
+
+func (w *etcdWatcher) relay(ctx context.Context, in <-chan Event) {
+	defer close(w.out)
+	for ev := range in {
+		out := listwatch.Event{Type: listwatch.EventType(ev.Type), Object: ev.Object}
+		switch ev.Type {
+		case watch.Bookmark:
+			out.Object = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(ev.RV)}}
+		case watch.Error:
+			out.Object, out.Err = nil, &listwatch.StatusError{ErrStatus: *ev.Status}
+		}
+		select {
+		case w.out <- out:
+		case <-ctx.Done():
+			return
+		}
+	}
+}
+
+func (w *etcdWatcher) ResultChan() <-chan listwatch.Event { return w.out }
+
+// Stop ends the etcd watch; the relay then closes the result channel.
+func (w *etcdWatcher) Stop() { w.once.Do(w.stop) }

@@ -28,7 +28,7 @@ const (
 // *StatusError when the server sent an ERROR frame, a *DecodeError when a
 // frame could not be read.
 //
-// client-go: apimachinery/pkg/watch/watch.go (Event)
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (Event)
 type Event struct {
 	Type   EventType
 	Object runtime.Object
@@ -41,7 +41,7 @@ type Event struct {
 // recognise it: a watch from a compacted resource version ends with one
 // whose Code is 410 and whose Reason is Expired.
 //
-// client-go: apimachinery/pkg/api/errors/errors.go (StatusError)
+// upstream: k8s.io/apimachinery/pkg/api/errors/errors.go (StatusError)
 type StatusError struct {
 	ErrStatus metav1.Status
 }

@@ -21,7 +21,7 @@ type Indexers map[string]IndexFunc
 // Index is one built index: indexed value → the set of keys of the objects
 // that have that value.
 //
-// client-go: tools/cache/index.go (Index)
+// client-go: tools/cache/index.go (index)
 type Index map[string]keySet
 
 // Indices holds every built index: index name → Index.

@@ -108,7 +108,7 @@ type Reflector interface {
 // BatchQueue is a Queue that can also hand over a run of deltas, each for
 // a different key, in one call (chapter 02's RealFIFO).
 //
-// client-go: tools/cache/controller.go (the batch queue the controller looks for)
+// client-go: tools/cache/fifo.go (QueueWithBatch), which the controller looks for
 type BatchQueue interface {
 	Queue
 	// PopBatch is Pop for a run: two or more deltas go to processBatch
@@ -150,7 +150,7 @@ const (
 // TransformFunc rewrites each object before it is queued (to strip
 // fields nobody reads, say). It runs once per object.
 //
-// client-go: tools/cache/controller.go (TransformFunc)
+// client-go: tools/cache/delta_fifo.go (TransformFunc)
 type TransformFunc func(obj any) (any, error)
 
 // WatchErrorHandler is told each time the Reflector's list-and-watch

@@ -36,7 +36,7 @@ type Watcher interface {
 // forwards input to result, which the WatchServer drains. Whoever ends the
 // watch, result is closed exactly once, by process.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go (cacheWatcher).
 type cacheWatcher struct {
 	input  chan Event
 	result chan Event
@@ -185,8 +185,9 @@ func tooOldResourceVersion(requested, oldest int64) error {
 // 504 of a version the cache does not reach in time) is one ERROR event in
 // the stream.
 //
-// kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
-// (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.Watch),
+// watch_cache.go (watchCache.getAllEventsSinceLocked),
+// watch_cache_history.go (watchCacheHistory.GetIntervalLocked).
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 	// exercise:begin 8
 	var requested int64

@@ -29,8 +29,9 @@ type NewInformerFunc func(resyncPeriod time.Duration, scope ListScope) *SharedIn
 // generated informers read the same two settings from their factory; ours
 // is handed them, because the factory knows no clients.
 //
-// client-go: informers/factory.go (namespace, tweakListOptions), and the
-// generated informers/core/v1/pod.go (NewFilteredPodInformer)
+// client-go: informers/factory.go (sharedInformerFactory.namespace,
+// sharedInformerFactory.tweakListOptions), and the generated
+// informers/core/v1/pod.go (NewFilteredPodInformer)
 type ListScope struct {
 	Namespace string
 	Tweak     func(*metav1.ListOptions)

@@ -16,7 +16,8 @@ import (
 // provider decides what to do with them; MemoryProvider files its numbers
 // under these names.
 //
-// client-go: the names come from k8s.io/component-base/metrics/prometheus/workqueue
+// upstream: k8s.io/component-base/metrics/prometheus/workqueue/metrics.go
+// (WorkQueueSubsystem, DepthKey, AddsKey): the names come from there
 const (
 	DepthMetric                   = "workqueue_depth"                             // gauge: items waiting for a worker
 	AddsMetric                    = "workqueue_adds_total"                        // counter: items that became dirty

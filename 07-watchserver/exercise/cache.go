@@ -71,8 +71,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // is closed twice. A bounded queue (incoming) joins the two: a slow watcher
 // delays the dispatcher, never the cache's state.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
-// watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
+// watch_cache.go (watchCache), watch_cache_history.go (watchCacheHistory),
+// the ring buffer.
 type Cache struct {
 	storage *Storage
 	client  *clientv3.Client
@@ -263,8 +264,10 @@ func (c *Cache) processEvent(ev Event) {
 // every other client of the resource, nor make the cache buffer without
 // bound. Its client sees a clean end of stream and watches again.
 //
-// kube-apiserver: cacher.go (dispatchEvent), cache_watcher.go (add), with
-// a budget that refills over time (time_budget.go); ours is fixed.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go
+// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add), with a
+// budget that refills over time, time_budget.go (timeBudgetImpl); ours is
+// fixed.
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	var blocked []*cacheWatcher
 	for _, w := range targets {

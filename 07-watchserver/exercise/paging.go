@@ -39,7 +39,8 @@ type PageOptions struct {
 // opaque and sends it back; every page of one list is read at the same
 // revision, so the pages together are one consistent list.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/continue.go.
+// upstream: k8s.io/apiserver/pkg/storage/continue.go (continueToken,
+// EncodeContinue, DecodeContinue).
 type continueToken struct {
 	APIVersion string `json:"v"`
 	RV         int64  `json:"rv"`
@@ -57,7 +58,7 @@ const latestRV = -1
 // selector, etcd is read in batches of Limit until the page is full or the
 // range ends.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// Exercise 12: listPage reads one page of namespace from etcd.
 	panic(todo.Exercise("07-watchserver", 12, "Storage.listPage"))

@@ -317,6 +317,9 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 
 // dispatchJob is one thing for the dispatcher to do: send ev to targets,
 // or close every watcher in closeAll.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.incoming),
+// whose jobs are events only
 type dispatchJob struct {
 	ev       Event
 	targets  []*cacheWatcher
@@ -328,7 +331,7 @@ type dispatchJob struct {
 // order and no input is closed twice. It also sends the periodic
 // bookmarks. It returns when incoming is closed.
 //
-// kube-apiserver: cacher.go (dispatchEvents).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	// exercise:begin 6
 	tick := time.NewTicker(c.opts.BookmarkInterval)

@@ -77,6 +77,8 @@ var ErrFIFOClosed = deltafifo.ErrFIFOClosed
 
 // PopProcessFunc handles what one Pop took. isInInitialList is true while
 // the queue has not yet handed over all of its first list.
+//
+// client-go: tools/cache/fifo.go (PopProcessFunc)
 type PopProcessFunc func(deltas Deltas, isInInitialList bool) error
 
 // Queue is the consumer side of the FIFO between the Reflector and
@@ -130,6 +132,9 @@ const (
 )
 
 // FIFOKind chooses the queue between the Reflector and HandleDeltas.
+//
+// client-go: tools/cache/controller.go (newQueueFIFO), which picks the FIFO
+// by feature gate
 type FIFOKind int
 
 const (
@@ -161,6 +166,8 @@ type WatchErrorHandler func(ctx context.Context, err error)
 
 // PipelineConfig is everything needed to build the Reflector and the
 // Queue for one informer.
+//
+// client-go: tools/cache/controller.go (Config)
 type PipelineConfig struct {
 	ListerWatcher ListerWatcher
 	ObjectType    runtime.Object

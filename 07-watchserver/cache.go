@@ -19,6 +19,11 @@ import (
 
 // CacheOptions size the watch cache. The zero value gives kube-apiserver's
 // numbers for a fresh cache.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Config), the
+// cacher's settings, which has none of these numbers: kube-apiserver fixes
+// them in code, as in watch_cache_history.go (defaultLowerBoundCapacity)
+// and watch_cache.go (blockTimeout)
 type CacheOptions struct {
 	// History is how many recent events the ring buffer keeps (100).
 	History int

@@ -19,6 +19,8 @@ import (
 // new state, or for DELETED the last state stamped with the delete's
 // revision; RV is the revision of the change. An ERROR event carries a
 // Status instead, and ends the stream it is on.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type Event struct {
 	Type   watch.EventType
 	Object *corev1.ConfigMap

@@ -36,6 +36,8 @@ type Index map[string]keySet
 type Indices map[string]Index
 
 // keySet is a set of store keys.
+//
+// upstream: k8s.io/apimachinery/pkg/util/sets/set.go (Set)
 type keySet map[string]struct{}
 
 // NamespaceIndex is the name listers expect the namespace index to have.

@@ -80,6 +80,9 @@ type EventRecorder interface {
 
 // Config is everything New needs. The wiring makes the informers, the
 // queue and the clients; the controller only uses them.
+//
+// upstream: k8s.io/sample-controller/controller.go (NewController), whose
+// parameters these are
 type Config struct {
 	Rollouts    RolloutLister
 	Deployments DeploymentLister

@@ -26,6 +26,8 @@ import (
 // (0: all), starting where the Continue token of the previous page says,
 // keeping those Selector selects; at Revision when it is set (an Exact
 // read: the list as it was then), else at etcd's current revision.
+//
+// upstream: k8s.io/apiserver/pkg/storage/interfaces.go (ListOptions)
 type PageOptions struct {
 	Limit    int64
 	Continue string

@@ -23,6 +23,8 @@ import (
 const InitialEventsEnd = metav1.InitialEventsAnnotationKey
 
 // WatchOptions are the parts of a watch request the cache acts on.
+//
+// upstream: k8s.io/apiserver/pkg/storage/interfaces.go (ListOptions)
 type WatchOptions struct {
 	Namespace         string // "" for every namespace
 	ResourceVersion   string // "", "0" or a revision
@@ -32,6 +34,8 @@ type WatchOptions struct {
 }
 
 // Watcher is one client's watch: events until the channel closes.
+//
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (Interface)
 type Watcher interface {
 	ResultChan() <-chan Event
 	Stop()
@@ -133,6 +137,8 @@ func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
 
 // errorWatcher yields one ERROR event and ends: how errors found after the
 // request was accepted reach the client, inside a 200 stream.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (errWatcher)
 type errorWatcher struct{ ch chan Event }
 
 func newErrorWatcher(err error) *errorWatcher {

@@ -55,7 +55,12 @@ func TestUpstreamTags(t *testing.T) {
 		readPins(t, filepath.Join(c.Dir, "go.mod"), versions)
 	}
 	readPins(t, filepath.Join(root, "tools", "controlplane", "go.mod"), versions)
-	cache := &upstreamCache{t: t, versions: versions, files: map[string]map[string]bool{}, dirs: map[string]string{}}
+	modcache, err := exec.Command("go", "env", "GOMODCACHE").Output()
+	if err != nil {
+		t.Fatalf("go env GOMODCACHE: %v", err)
+	}
+	cache := &upstreamCache{modcache: strings.TrimSpace(string(modcache)), versions: versions,
+		files: map[string]map[string]bool{}, dirs: map[string]string{}}
 
 	resolved, none := 0, 0
 	for _, c := range list {
@@ -64,7 +69,7 @@ func TestUpstreamTags(t *testing.T) {
 				return err
 			}
 			if d.IsDir() && (d.Name() == "exercise" || d.Name() == "testdata") {
-				return filepath.SkipDir // exercise/ is generated from the tags checked here
+				return filepath.SkipDir // exercise/ copies the reference's tags
 			}
 			if d.IsDir() || !strings.HasSuffix(p, ".go") || strings.HasSuffix(p, "_test.go") {
 				return nil
@@ -248,7 +253,7 @@ func parseTag(tg *upstreamTag, prefix, rest string) {
 // upstreamCache finds modules in the module cache and remembers what each
 // file declares.
 type upstreamCache struct {
-	t        *testing.T
+	modcache string
 	versions map[string]string
 	dirs     map[string]string          // module → its directory, or "!" + why not
 	files    map[string]map[string]bool // path → names declared (nil: no such file)
@@ -304,25 +309,23 @@ func (c *upstreamCache) moduleDir(module string) string {
 	if v == "" {
 		d = "!" + module + ": no chapter's go.mod, nor tools/controlplane's, pins it"
 	} else {
-		d = modDir(module, v)
+		d = modDir(c.modcache, module, v)
 	}
 	c.dirs[module] = d
 	return d
 }
 
-func modDir(module, version string) string {
-	out, err := exec.Command("go", "env", "GOMODCACHE").Output()
-	if err != nil {
-		return "!go env GOMODCACHE: " + err.Error()
-	}
-	dir := filepath.Join(strings.TrimSpace(string(out)), escapeModule(module)+"@"+version)
+// modDir is module@version's directory in modcache, fetched with go mod
+// download when it is missing: "!" and why when it cannot be had.
+func modDir(modcache, module, version string) string {
+	dir := filepath.Join(modcache, escapeModule(module)+"@"+version)
 	if _, err := os.Stat(dir); err == nil {
 		return dir
 	}
 	cmd := exec.Command("go", "mod", "download", "-json", module+"@"+version)
 	cmd.Dir = os.TempDir() // outside every module: go.mod and go.sum stay as they are
 	cmd.Env = append(os.Environ(), "GOWORK=off", "GOFLAGS=")
-	out, err = cmd.Output()
+	out, err := cmd.Output()
 	var info struct{ Dir, Error string }
 	_ = json.Unmarshal(out, &info)
 	if err != nil || info.Dir == "" {

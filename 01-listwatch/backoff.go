@@ -29,7 +29,7 @@ const (
 // Two minutes after the last reset it starts over from 800ms. The clock
 // of that reset only moves on a reset, not on every step.
 //
-// client-go: apimachinery/pkg/util/wait/backoff.go (Backoff,
+// upstream: k8s.io/apimachinery/pkg/util/wait/backoff.go (Backoff,
 // Backoff.DelayWithReset, backoffManager)
 type backoff struct {
 	mu        sync.Mutex
@@ -68,7 +68,7 @@ func (b *backoff) next() time.Duration {
 // watchTimeout picks a watch's timeoutSeconds at random in [5min, 10min),
 // so the watches of many clients do not all end, and relist, together.
 //
-// client-go: tools/cache/reflector.go (the timeoutSeconds in watch)
+// client-go: tools/cache/reflector.go (Reflector.watch), its timeoutSeconds
 func watchTimeout() *int64 {
 	// exercise:begin 7
 	s := int64(minWatchTimeout.Seconds() + rand.Float64()*(maxWatchTimeout.Seconds()-minWatchTimeout.Seconds()))

@@ -11,6 +11,8 @@ import (
 )
 
 // EventType is the "type" of a watch frame.
+//
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (EventType)
 type EventType string
 
 // The event types the API server sends. Anything else is a broken stream.
@@ -28,7 +30,7 @@ const (
 // *StatusError when the server sent an ERROR frame, a *DecodeError when a
 // frame could not be read.
 //
-// client-go: apimachinery/pkg/watch/watch.go (Event)
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (Event)
 type Event struct {
 	Type   EventType
 	Object runtime.Object
@@ -41,7 +43,7 @@ type Event struct {
 // recognise it: a watch from a compacted resource version ends with one
 // whose Code is 410 and whose Reason is Expired.
 //
-// client-go: apimachinery/pkg/api/errors/errors.go (StatusError)
+// upstream: k8s.io/apimachinery/pkg/api/errors/errors.go (StatusError)
 type StatusError struct {
 	ErrStatus metav1.Status
 }
@@ -53,6 +55,9 @@ func (e *StatusError) Status() metav1.Status { return e.ErrStatus }
 
 // DecodeError is a frame that could not be read: not JSON, no object, an
 // unknown event type. The stream cannot go on after it.
+//
+// upstream: k8s.io/apimachinery/pkg/watch/streamwatcher.go
+// (StreamWatcher.receive), which reports the same text as an internal error
 type DecodeError struct {
 	Err error
 }
@@ -64,6 +69,8 @@ func (e *DecodeError) Error() string {
 func (e *DecodeError) Unwrap() error { return e.Err }
 
 // frame is a watch event on the wire.
+//
+// upstream: k8s.io/apimachinery/pkg/apis/meta/v1/watch.go (WatchEvent)
 type frame struct {
 	Type   EventType       `json:"type"`
 	Object json.RawMessage `json:"object"`

@@ -147,7 +147,8 @@ var ErrZeroLengthDeltasObject = errors.New("0 length Deltas object; can't get ke
 // was added, updated or deleted before it. Once it is known, the queue
 // counts pops down to zero; then, and forever after, it has synced.
 //
-// client-go: tools/cache/delta_fifo.go (populated, initialPopulationCount, checkSynced_locked)
+// client-go: tools/cache/delta_fifo.go (DeltaFIFO.populated,
+// DeltaFIFO.initialPopulationCount, DeltaFIFO.checkSynced_locked)
 type syncState struct {
 	// populated: the first Replace happened, or an Add/Update/Delete came
 	// first (and then there is no initial list at all).

@@ -161,7 +161,7 @@ func (f *DeltaFIFO) unheardOfLocked(key string) bool {
 // first time joins the back of the line; a key already waiting keeps its
 // place, so a busy object cannot starve the others.
 //
-// client-go: tools/cache/delta_fifo.go (queueActionLocked)
+// client-go: tools/cache/delta_fifo.go (DeltaFIFO.queueActionLocked)
 func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
 	// exercise:begin 1
 	key, err := f.KeyOf(obj)

@@ -80,7 +80,7 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 // Sync behind those deltas would take the consumer back in time. Without
 // KnownObjects there is nothing to resync.
 //
-// client-go: tools/cache/delta_fifo.go (DeltaFIFO.Resync, syncKeyLocked)
+// client-go: tools/cache/delta_fifo.go (DeltaFIFO.Resync, DeltaFIFO.syncKeyLocked)
 func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()

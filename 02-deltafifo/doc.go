@@ -28,6 +28,7 @@
 //	realfifo.go           the RealFIFO: a log of deltas, its options and Pop
 //	realfifo_relist.go    the RealFIFO's Replace and Resync, atomic or not, and Bookmark
 //	popbatch.go           PopBatch: handing out several deltas in one call
+//	observe.go            Pending: what waits in either queue, read-only, for chapter 06's viewer
 //
 // Everything here mirrors k8s.io/client-go/tools/cache; each type's comment
 // names its counterpart. The chapter's scenarios (testdata/scenarios) were

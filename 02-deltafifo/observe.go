@@ -11,7 +11,7 @@ import (
 // one per delta, so a key can appear more than once. A whole-list delta
 // (ReplacedAll, SyncAll, Bookmark) has no key.
 //
-// Not in client-go: it only reads the queue, for the viewer.
+// client-go: none; it only reads the queue, for the viewer.
 type Pending struct {
 	Key    string   `json:"key"`
 	Deltas []string `json:"deltas"`

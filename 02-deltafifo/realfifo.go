@@ -150,7 +150,7 @@ func (f *RealFIFO) write(t DeltaType, obj any) error {
 // appendLocked appends one delta after checking that its object has a key:
 // a delta nobody can key would break Replace and PopBatch later.
 //
-// client-go: tools/cache/the_real_fifo.go (addToItems_locked)
+// client-go: tools/cache/the_real_fifo.go (RealFIFO.addToItems_locked)
 func (f *RealFIFO) appendLocked(t DeltaType, obj any) error {
 	// exercise:begin 7
 	if _, err := f.keyOf(obj); err != nil {
@@ -203,7 +203,7 @@ func (f *RealFIFO) waitLocked() error {
 // when UnlockWhileProcessing allows and the log is short enough that
 // letting producers in cannot make it grow without bound.
 //
-// client-go: tools/cache/the_real_fifo.go (whileProcessing_locked)
+// client-go: tools/cache/the_real_fifo.go (RealFIFO.whileProcessing_locked)
 func (f *RealFIFO) processLocked(process func() error) error {
 	// exercise:begin 7
 	if f.unlockWhileProcessing && len(f.items) < 2*batchSize {

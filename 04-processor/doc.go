@@ -26,6 +26,7 @@
 //	handle_deltas.go  turning deltas into cache writes, then notifications
 //	informer.go       the SharedIndexInformer: handlers, lifecycle, late joiners
 //	factory.go        one informer per type, however many callers ask
+//	observe.go        PendingOf: what waits in the pipeline's FIFO, read-only, for chapter 06's viewer
 //
 // Everything here mirrors k8s.io/client-go/tools/cache; each type's
 // comment names its counterpart. The chapter's scenarios

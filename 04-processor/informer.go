@@ -63,6 +63,8 @@ type SharedIndexInformer struct {
 }
 
 // SharedIndexInformerOptions configures NewSharedIndexInformerWithOptions.
+//
+// client-go: tools/cache/shared_informer.go (SharedIndexInformerOptions)
 type SharedIndexInformerOptions struct {
 	// ResyncPeriod is the default handler resync period and the initial
 	// resync check period; 0 turns resync off for every handler.
@@ -283,6 +285,8 @@ func (s *SharedIndexInformer) LastSyncResourceVersion() string {
 }
 
 // HandlerOptions configures AddEventHandlerWithOptions.
+//
+// client-go: tools/cache/shared_informer.go (HandlerOptions)
 type HandlerOptions struct {
 	// ResyncPeriod is the handler's resync period; nil means the
 	// informer's default, 0 means never.

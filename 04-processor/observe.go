@@ -6,7 +6,7 @@ import deltafifo "example.com/walkthrough/02-deltafifo"
 // (chapter 02's FIFO, oldest first), for the step-through viewer. It
 // reports false for any other Queue, such as client-go's.
 //
-// Not in client-go: it only reads the queue. Like the FIFO's own Pending,
+// client-go: none; it only reads the queue. Like the FIFO's own Pending,
 // it takes the queue's lock.
 func PendingOf(q Queue) ([]deltafifo.Pending, bool) {
 	var fifo consumerFIFO

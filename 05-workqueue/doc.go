@@ -18,6 +18,7 @@
 //	delaying_queue.go      AddAfter: the queue plus a goroutine that wakes at ready times
 //	rate_limiters.go       how long to wait before a retry: per item, overall, or both
 //	rate_limiting_queue.go AddRateLimited, Forget and NumRequeues: the queue controllers use
+//	observe.go             Observe: what a queue holds at one moment, read-only, for chapter 06's viewer
 //
 // Everything here mirrors k8s.io/client-go/util/workqueue; each type's
 // comment names its counterpart. The chapter's scenarios (testdata/scenarios)

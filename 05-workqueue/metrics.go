@@ -10,7 +10,8 @@ import (
 // provider decides what to do with them; MemoryProvider files its numbers
 // under these names.
 //
-// client-go: the names come from k8s.io/component-base/metrics/prometheus/workqueue
+// upstream: k8s.io/component-base/metrics/prometheus/workqueue/metrics.go
+// (WorkQueueSubsystem, DepthKey, AddsKey): the names come from there
 const (
 	DepthMetric                   = "workqueue_depth"                             // gauge: items waiting for a worker
 	AddsMetric                    = "workqueue_adds_total"                        // counter: items that became dirty
@@ -22,22 +23,30 @@ const (
 )
 
 // GaugeMetric goes up and down (the depth).
+//
+// client-go: util/workqueue/metrics.go (GaugeMetric)
 type GaugeMetric interface {
 	Inc()
 	Dec()
 }
 
 // SettableGaugeMetric is set to a value (the unfinished-work gauges).
+//
+// client-go: util/workqueue/metrics.go (SettableGaugeMetric)
 type SettableGaugeMetric interface {
 	Set(float64)
 }
 
 // CounterMetric only goes up (adds, retries).
+//
+// client-go: util/workqueue/metrics.go (CounterMetric)
 type CounterMetric interface {
 	Inc()
 }
 
 // HistogramMetric records observations, in seconds (latency, work duration).
+//
+// client-go: util/workqueue/metrics.go (HistogramMetric)
 type HistogramMetric interface {
 	Observe(float64)
 }
@@ -58,8 +67,13 @@ type MetricsProvider interface {
 
 // noopProvider is the default: queues that use it report nothing, and
 // skip the bookkeeping altogether.
+//
+// client-go: util/workqueue/metrics.go (noopMetricsProvider)
 type noopProvider struct{}
 
+// noopMetric is every metric the noop provider makes: it records nothing.
+//
+// client-go: util/workqueue/metrics.go (noopMetric)
 type noopMetric struct{}
 
 func (noopMetric) Inc()            {}
@@ -104,6 +118,8 @@ func defaultProvider() MetricsProvider {
 
 // queueMetrics is what the queue tells its metrics. It is called with the
 // queue's lock held, so implementations need no lock of their own.
+//
+// client-go: util/workqueue/metrics.go (queueMetrics)
 type queueMetrics[T comparable] interface {
 	add(item T)  // item became dirty
 	get(item T)  // a worker got item
@@ -112,6 +128,8 @@ type queueMetrics[T comparable] interface {
 }
 
 // noMetrics is what an unnamed queue, or one with the noop provider, uses.
+//
+// client-go: util/workqueue/metrics.go (noMetrics)
 type noMetrics[T comparable] struct{}
 
 func (noMetrics[T]) add(T)                 {}

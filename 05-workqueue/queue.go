@@ -282,6 +282,8 @@ func (q *Typed[T]) stopMetricsLoop() {
 }
 
 // set is a set of comparable items.
+//
+// upstream: k8s.io/apimachinery/pkg/util/sets/set.go (Set)
 type set[T comparable] map[T]struct{}
 
 func (s set[T]) has(item T) bool { _, ok := s[item]; return ok }

@@ -48,7 +48,7 @@ const (
 // no cache and no goroutine of its own besides the workers: the wiring
 // runs the informers.
 //
-// client-go: k8s.io/sample-controller/controller.go (Controller)
+// upstream: k8s.io/sample-controller/controller.go (Controller)
 type Controller struct {
 	rollouts    RolloutLister
 	deployments DeploymentLister

@@ -66,7 +66,7 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 // state from the lister, and two changes to one Rollout must collapse into
 // one key in the queue.
 //
-// client-go: k8s.io/sample-controller/controller.go (enqueueFoo)
+// upstream: k8s.io/sample-controller/controller.go (Controller.enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
 	// exercise:begin 2 Enqueue a Rollout's key from the handlers
 	// exercise:hint Turn the object into its "namespace/name" key, then add the key (not the object) to c.queue.
@@ -87,7 +87,7 @@ func (c *Controller) enqueueRollout(obj any) {
 // are ignored. obj may be a tombstone, whose Obj is the last state the
 // informer saw.
 //
-// client-go: k8s.io/sample-controller/controller.go (handleObject)
+// upstream: k8s.io/sample-controller/controller.go (Controller.handleObject)
 func (c *Controller) handleObject(obj any) {
 	// exercise:begin 3
 	object, ok := obj.(metav1.Object)

@@ -25,7 +25,7 @@ import (
 // A nil error means "done with this key"; an error means "try again
 // later", and the worker requeues the key with backoff.
 //
-// client-go: k8s.io/sample-controller/controller.go (syncHandler)
+// upstream: k8s.io/sample-controller/controller.go (Controller.syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	// exercise:begin 4 Create or update the Deployment a Rollout owns
 	// exercise:hint Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event.
@@ -162,7 +162,7 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 // status, and writes it only when it changed: a write that changes nothing
 // would still wake every watcher of Rollouts, this controller included.
 //
-// client-go: k8s.io/sample-controller/controller.go (updateFooStatus)
+// upstream: k8s.io/sample-controller/controller.go (Controller.updateFooStatus)
 func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1alpha1.Rollout, d *appsv1.Deployment) error {
 	// exercise:begin 4
 	updated := rollout.DeepCopy()

@@ -31,7 +31,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 // with each failure. Backoff alone never stops retrying: after maxRetries
 // requeues in a row the worker gives up on the key.
 //
-// client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
+// upstream: k8s.io/sample-controller/controller.go (Controller.processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	// exercise:begin 5
 	key, shutdown := c.queue.Get()
@@ -61,8 +61,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 // or its Deployment starts again from the shortest backoff, and a Warning
 // event on the Rollout tells its owner why nothing happens meanwhile.
 //
-// client-go: the maxRetries pattern of kube-controller-manager's controllers,
-// e.g. pkg/controller/deployment/deployment_controller.go (handleErr)
+// upstream: k8s.io/kubernetes/pkg/controller/deployment/deployment_controller.go
+// (DeploymentController.handleErr), the maxRetries pattern of
+// kube-controller-manager's controllers
 func (c *Controller) giveUp(key string, err error) {
 	// exercise:begin 5
 	c.queue.Forget(key)

@@ -19,6 +19,11 @@ import (
 
 // CacheOptions size the watch cache. The zero value gives kube-apiserver's
 // numbers for a fresh cache.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Config), the
+// cacher's settings, which has none of these numbers: kube-apiserver fixes
+// them in code, as in watch_cache_history.go (defaultLowerBoundCapacity)
+// and watch_cache.go (blockTimeout)
 type CacheOptions struct {
 	// History is how many recent events the ring buffer keeps (100).
 	History int
@@ -65,8 +70,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // is closed twice. A bounded queue (incoming) joins the two: a slow watcher
 // delays the dispatcher, never the cache's state.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
-// watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
+// watch_cache.go (watchCache), watch_cache_history.go (watchCacheHistory),
+// the ring buffer.
 type Cache struct {
 	storage *Storage
 	client  *clientv3.Client
@@ -276,8 +282,10 @@ func (c *Cache) processEvent(ev Event) {
 // every other client of the resource, nor make the cache buffer without
 // bound. Its client sees a clean end of stream and watches again.
 //
-// kube-apiserver: cacher.go (dispatchEvent), cache_watcher.go (add), with
-// a budget that refills over time (time_budget.go); ours is fixed.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go
+// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add), with a
+// budget that refills over time, time_budget.go (timeBudgetImpl); ours is
+// fixed.
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
 	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
@@ -319,6 +327,9 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 
 // dispatchJob is one thing for the dispatcher to do: send ev to targets,
 // or close every watcher in closeAll.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.incoming),
+// whose jobs are events only
 type dispatchJob struct {
 	ev       Event
 	targets  []*cacheWatcher
@@ -330,7 +341,7 @@ type dispatchJob struct {
 // order and no input is closed twice. It also sends the periodic
 // bookmarks. It returns when incoming is closed.
 //
-// kube-apiserver: cacher.go (dispatchEvents).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	// exercise:begin 6
 	tick := time.NewTicker(c.opts.BookmarkInterval)

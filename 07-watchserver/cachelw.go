@@ -20,8 +20,8 @@ import (
 // the watch cache is one more informer-like client of the store, and its
 // Store (Add, Update, Delete, Replace, Bookmark) is the Cache.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/lister_watcher.go
-// (listerWatcher over storage.Interface).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/lister_watcher.go
+// (listerWatcher), over storage.Interface.
 type etcdListerWatcher struct{ c *Cache }
 
 // List reads a page of every ConfigMap from etcd at its newest revision
@@ -59,6 +59,9 @@ func (lw etcdListerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) 
 // notification becomes a BOOKMARK whose object holds only the revision,
 // and a failure an ERROR carrying its Status, which the Reflector reads
 // like an API server's (a 410 after a compaction makes it list again).
+//
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/watcher.go (watchChan), etcd's
+// watch as a watch.Interface
 type etcdWatcher struct {
 	out  chan listwatch.Event
 	stop context.CancelFunc

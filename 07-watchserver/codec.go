@@ -19,8 +19,9 @@ const (
 // value starts with the 4 bytes "k8s\x00", then a runtime.Unknown holding
 // apiVersion, kind and the object's own protobuf bytes.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/server/storage (the storage codec,
-// --storage-media-type forced to protobuf for built-in types).
+// upstream: k8s.io/apiserver/pkg/server/storage/storage_codec.go
+// (NewStorageCodec), with --storage-media-type forced to protobuf for
+// built-in types.
 var (
 	jsonEncoder     = mustEncoder(mediaJSON)
 	protobufEncoder = mustEncoder(mediaProtobuf)

@@ -19,6 +19,8 @@ import (
 // new state, or for DELETED the last state stamped with the delete's
 // revision; RV is the revision of the change. An ERROR event carries a
 // Status instead, and ends the stream it is on.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type Event struct {
 	Type   watch.EventType
 	Object *corev1.ConfigMap
@@ -33,7 +35,7 @@ type Event struct {
 // tooOldForWatch is what etcd's ErrCompacted becomes: the client asked for
 // history etcd no longer has, and must list again.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/errors.go.
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/errors.go (interpretWatchError).
 func tooOldForWatch() *metav1.Status {
 	st := apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.").ErrStatus
 	return &st
@@ -46,8 +48,8 @@ func tooOldForWatch() *metav1.Status {
 // anything else as 500. PrevKV is requested because a DELETED event must
 // carry the object that was deleted, and etcd's delete event has no value.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
-// (watchChan.startWatching, transform).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
+// (watchChan.startWatching, watchChan.transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
 	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
 	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).

@@ -20,8 +20,8 @@ import (
 //     WatchEvent (no "k8s\x00" prefix on the outer event; the embedded
 //     object has its own).
 //
-// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
-// (WatchServer.HandleHTTP), apimachinery's json and protobuf framers.
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+// (WatchServer.HandleHTTP), with apimachinery's json and protobuf framers.
 func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	// exercise:begin 9 Frame one event: JSON lines or length-prefixed protobuf
 	// exercise:hint Encode the object (ev.Status for ERROR, else ev.Object) with jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object: runtime.RawExtension{Raw: ...}}, then frame it.

@@ -20,6 +20,8 @@ import (
 // (0: all), starting where the Continue token of the previous page says,
 // keeping those Selector selects; at Revision when it is set (an Exact
 // read: the list as it was then), else at etcd's current revision.
+//
+// upstream: k8s.io/apiserver/pkg/storage/interfaces.go (ListOptions)
 type PageOptions struct {
 	Limit    int64
 	Continue string
@@ -33,7 +35,8 @@ type PageOptions struct {
 // opaque and sends it back; every page of one list is read at the same
 // revision, so the pages together are one consistent list.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/continue.go.
+// upstream: k8s.io/apiserver/pkg/storage/continue.go (continueToken,
+// EncodeContinue, DecodeContinue).
 type continueToken struct {
 	APIVersion string `json:"v"`
 	RV         int64  `json:"rv"`
@@ -51,7 +54,7 @@ const latestRV = -1
 // selector, etcd is read in batches of Limit until the page is full or the
 // range ends.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// exercise:begin 12 Pages: limit, continue and one revision for the whole list
 	// exercise:hint Start at keyPrefix(namespace) at opts.Revision (0: the current one), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).

@@ -34,8 +34,9 @@ import (
 // Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
 // served by the watch cache; other lists read etcd.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers (get.go:
-// ListResource, create.go, update.go, delete.go).
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/get.go (ListResource),
+// create.go (createHandler), update.go (UpdateResource), delete.go
+// (DeleteResource).
 type Server struct {
 	Storage *Storage
 	Cache   *Cache

@@ -30,7 +30,7 @@ const Prefix = "/registry/configmaps/"
 // win: the ModRevision is the object's resourceVersion, and a client that
 // sends a stale one gets 409 Conflict.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (store), with
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store), with
 // the 409 on a client's stale resourceVersion from
 // k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Update).
 type Storage struct {
@@ -187,7 +187,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 // header's), not the largest ModRevision among the items: a watch from it
 // must not miss a write to some other key that landed in between.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	if opts.Limit > 0 || opts.Continue != "" || opts.Revision > 0 {
 		return s.listPage(ctx, namespace, opts)

@@ -38,7 +38,8 @@ type ListerWatcher interface {
 // List is one page of a LIST: the objects, the resource version the list
 // was read at, and the continue token for the next page ("" on the last).
 //
-// client-go: the ListMeta of any *v1.XList
+// upstream: k8s.io/apimachinery/pkg/apis/meta/v1/types.go (ListMeta), as
+// every *v1.XList carries it
 type List struct {
 	ResourceVersion    string
 	Continue           string
@@ -50,7 +51,8 @@ type List struct {
 // closed when the stream ends; an Error event, if any, is the last one.
 // Stop closes the connection; it is safe to call more than once.
 //
-// client-go: apimachinery/pkg/watch (Interface, StreamWatcher)
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (Interface),
+// streamwatcher.go (StreamWatcher)
 type Watcher interface {
 	ResultChan() <-chan Event
 	Stop()
@@ -59,7 +61,7 @@ type Watcher interface {
 // Client lists and watches one collection of one resource over plain
 // net/http: GET the collection path with the options as a query.
 //
-// client-go: rest/request.go (Request.Do and Request.Watch) and
+// client-go: rest/request.go (Request.Do, Request.Watch) and
 // tools/cache/listwatch.go (NewListWatchFromClient)
 type Client struct {
 	HTTP *http.Client
@@ -289,7 +291,7 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, e
 
 // streamWatcher turns frames into events on a channel.
 //
-// client-go: apimachinery/pkg/watch/streamwatcher.go (StreamWatcher)
+// upstream: k8s.io/apimachinery/pkg/watch/streamwatcher.go (StreamWatcher)
 type streamWatcher struct {
 	body   io.Closer
 	cancel context.CancelFunc
@@ -359,7 +361,7 @@ func (w *streamWatcher) receive() {
 // saw. Anything else is an error event, and the Reflector lists again:
 // so a cut connection must land here, or every cut costs a full relist.
 //
-// client-go: apimachinery/pkg/watch/streamwatcher.go (StreamWatcher.receive)
+// upstream: k8s.io/apimachinery/pkg/watch/streamwatcher.go (StreamWatcher.receive)
 func quietEnd(err error) bool {
 	var netErr net.Error
 	return errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) ||
@@ -379,8 +381,8 @@ func (p *GoroutinePanic) Error() string {
 
 // repanic raises again a panic that err carries from another goroutine.
 //
-// client-go: tools/cache/reflector.go (list's panicCh) does the same for a
-// panic inside List.
+// client-go: tools/cache/reflector.go (Reflector.list), whose panicCh does
+// the same for a panic inside List.
 func repanic(err error) {
 	var p *GoroutinePanic
 	if errors.As(err, &p) {

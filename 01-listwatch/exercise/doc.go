@@ -27,6 +27,13 @@
 //	watch.go      the WATCH half: events into the store, and how a watch ends
 //	watchlist.go  the streaming list: initial events, then the end bookmark
 //
+// This chapter imports chapter 03 (03-indexer) although it comes first:
+// the streaming list gathers its initial events in a temporary Store before
+// it replaces the real one, and NewStoreAndReflector hands back a Store to
+// fill, as client-go's Reflector uses the Store beside it in tools/cache
+// (NewStore, NewNamespaceKeyedIndexerAndReflector). Only Store's methods
+// matter here; chapter 03 tells what is inside.
+//
 // The package testserver is an in-process API server that speaks this
 // protocol from a scripted history; the chapter's tests run our code and
 // client-go's against it. Everything here mirrors k8s.io/client-go; each

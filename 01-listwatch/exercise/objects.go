@@ -25,8 +25,9 @@ import (
 // watch) decodes it as Unstructured, so the Reflector's expected-type
 // check sees the wrong type and skips it, as client-go's does.
 //
-// client-go: the rest client's negotiated decoder (rest/client.go,
-// ClientContentConfig) and the dynamic client's unstructured decoding
+// client-go: rest/client.go (ClientContentConfig), the rest client's
+// negotiated decoder, and dynamic/simple.go (dynamicResourceClient.List),
+// the dynamic client's unstructured decoding
 type Kind struct {
 	// Name is the kind, "Pod"; empty for Unstructured, which takes any.
 	Name string

@@ -114,6 +114,8 @@ func writeStatus(w http.ResponseWriter, code int, reason metav1.StatusReason, me
 
 // continueToken is what a continue string carries: the snapshot's
 // resource version and the last key sent. It is opaque to clients.
+//
+// upstream: k8s.io/apiserver/pkg/storage/continue.go (continueToken)
 type continueToken struct {
 	APIVersion string `json:"v"`
 	RV         int64  `json:"rv"`

@@ -149,7 +149,7 @@ func (f *DeltaFIFO) unheardOfLocked(key string) bool {
 // first time joins the back of the line; a key already waiting keeps its
 // place, so a busy object cannot starve the others.
 //
-// client-go: tools/cache/delta_fifo.go (queueActionLocked)
+// client-go: tools/cache/delta_fifo.go (DeltaFIFO.queueActionLocked)
 func (f *DeltaFIFO) queueActionLocked(t DeltaType, obj any) error {
 	key, err := f.KeyOf(obj)
 	if err != nil {

@@ -27,7 +27,7 @@ type Indexers map[string]IndexFunc
 // Index is one built index: indexed value → the set of keys of the objects
 // that have that value.
 //
-// client-go: tools/cache/index.go (Index)
+// client-go: tools/cache/index.go (index)
 type Index map[string]keySet
 
 // Indices holds every built index: index name → Index.
@@ -36,6 +36,8 @@ type Index map[string]keySet
 type Indices map[string]Index
 
 // keySet is a set of store keys.
+//
+// upstream: k8s.io/apimachinery/pkg/util/sets/set.go (Set)
 type keySet map[string]struct{}
 
 // NamespaceIndex is the name listers expect the namespace index to have.

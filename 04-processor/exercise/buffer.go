@@ -21,8 +21,8 @@ const initialBufferSize = 1024
 // It is not safe for concurrent use: only the listener's pop goroutine
 // touches it.
 //
-// client-go: k8s.io/utils/buffer/ring_growing.go (TypedRingGrowing), used by
-// tools/cache/shared_informer.go (processorListener.pendingNotifications)
+// upstream: k8s.io/utils/buffer/ring_growing.go (TypedRingGrowing), which
+// client-go's processorListener keeps in its pendingNotifications
 type RingBuffer struct {
 	data     []any
 	beg      int // index of the oldest item

@@ -20,6 +20,8 @@ import (
 // NewInformerFunc builds the informer for one type, with the resync
 // period the factory chose for it and the scope its ListerWatcher must
 // list and watch in.
+//
+// client-go: informers/internalinterfaces/factory_interfaces.go (NewInformerFunc)
 type NewInformerFunc func(resyncPeriod time.Duration, scope ListScope) *SharedIndexInformer
 
 // ListScope is what every informer of a factory lists and watches: one
@@ -29,8 +31,9 @@ type NewInformerFunc func(resyncPeriod time.Duration, scope ListScope) *SharedIn
 // generated informers read the same two settings from their factory; ours
 // is handed them, because the factory knows no clients.
 //
-// client-go: informers/factory.go (namespace, tweakListOptions), and the
-// generated informers/core/v1/pod.go (NewFilteredPodInformer)
+// client-go: informers/factory.go (sharedInformerFactory.namespace,
+// sharedInformerFactory.tweakListOptions), and the generated
+// informers/core/v1/pod.go (NewFilteredPodInformer)
 type ListScope struct {
 	Namespace string
 	Tweak     func(*metav1.ListOptions)
@@ -64,6 +67,8 @@ type SharedInformerFactory struct {
 }
 
 // FactoryOption configures a factory.
+//
+// client-go: informers/factory.go (SharedInformerOption)
 type FactoryOption func(*SharedInformerFactory)
 
 // WithCustomResyncConfig sets the resync period of some types.

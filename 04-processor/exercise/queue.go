@@ -81,6 +81,8 @@ var ErrFIFOClosed = deltafifo.ErrFIFOClosed
 
 // PopProcessFunc handles what one Pop took. isInInitialList is true while
 // the queue has not yet handed over all of its first list.
+//
+// client-go: tools/cache/fifo.go (PopProcessFunc)
 type PopProcessFunc func(deltas Deltas, isInInitialList bool) error
 
 // Queue is the consumer side of the FIFO between the Reflector and
@@ -112,7 +114,7 @@ type Reflector interface {
 // BatchQueue is a Queue that can also hand over a run of deltas, each for
 // a different key, in one call (chapter 02's RealFIFO).
 //
-// client-go: tools/cache/controller.go (the batch queue the controller looks for)
+// client-go: tools/cache/fifo.go (QueueWithBatch), which the controller looks for
 type BatchQueue interface {
 	Queue
 	// PopBatch is Pop for a run: two or more deltas go to processBatch
@@ -134,6 +136,9 @@ const (
 )
 
 // FIFOKind chooses the queue between the Reflector and HandleDeltas.
+//
+// client-go: tools/cache/controller.go (newQueueFIFO), which picks the FIFO
+// by feature gate
 type FIFOKind int
 
 const (
@@ -154,7 +159,7 @@ const (
 // TransformFunc rewrites each object before it is queued (to strip
 // fields nobody reads, say). It runs once per object.
 //
-// client-go: tools/cache/controller.go (TransformFunc)
+// client-go: tools/cache/delta_fifo.go (TransformFunc)
 type TransformFunc func(obj any) (any, error)
 
 // WatchErrorHandler is told each time the Reflector's list-and-watch
@@ -165,6 +170,8 @@ type WatchErrorHandler func(ctx context.Context, err error)
 
 // PipelineConfig is everything needed to build the Reflector and the
 // Queue for one informer.
+//
+// client-go: tools/cache/controller.go (Config)
 type PipelineConfig struct {
 	ListerWatcher ListerWatcher
 	ObjectType    runtime.Object

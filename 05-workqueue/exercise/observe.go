@@ -14,7 +14,7 @@ import (
 // State is what a queue holds at one moment, as the step-through viewer
 // (chapter 06's make demo VIEW=web) draws it.
 //
-// Not in client-go: it only reads the queue, for the viewer.
+// client-go: none; it only reads the queue, for the viewer.
 type State[T comparable] struct {
 	// Queue is waiting for a worker, oldest first.
 	Queue []T

@@ -27,6 +27,8 @@ type waiting[T comparable] struct {
 }
 
 // entry is one waiting item.
+//
+// client-go: util/workqueue/delaying_queue.go (waitFor)
 type entry[T comparable] struct {
 	item    T
 	readyAt time.Time
@@ -66,6 +68,8 @@ func (w *waiting[T]) next() (time.Time, bool) {
 
 // entryHeap implements heap.Interface: container/heap keeps the order,
 // these methods say what the order is and keep entry.index right.
+//
+// client-go: util/workqueue/delaying_queue.go (waitForPriorityQueue)
 type entryHeap[T comparable] []*entry[T]
 
 func (h entryHeap[T]) Len() int { return len(h) }

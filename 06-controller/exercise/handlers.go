@@ -64,7 +64,7 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 // state from the lister, and two changes to one Rollout must collapse into
 // one key in the queue.
 //
-// client-go: k8s.io/sample-controller/controller.go (enqueueFoo)
+// upstream: k8s.io/sample-controller/controller.go (Controller.enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
 	// Exercise 2: enqueueRollout adds the key of a Rollout (or of a Rollout's tombstone) to the queue.
 	panic(todo.Exercise("06-controller", 2, "Controller.enqueueRollout"))
@@ -75,7 +75,7 @@ func (c *Controller) enqueueRollout(obj any) {
 // are ignored. obj may be a tombstone, whose Obj is the last state the
 // informer saw.
 //
-// client-go: k8s.io/sample-controller/controller.go (handleObject)
+// upstream: k8s.io/sample-controller/controller.go (Controller.handleObject)
 func (c *Controller) handleObject(obj any) {
 	// Exercise 3: handleObject finds the Rollout that controls a Deployment and enqueues it.
 	panic(todo.Exercise("06-controller", 3, "Controller.handleObject"))

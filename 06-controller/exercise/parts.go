@@ -25,7 +25,7 @@ import (
 // deduplicated while it waits, and the worker reads the newest object from
 // the lister when it gets to it.
 //
-// client-go: util/workqueue/rate_limiting_queue.go (TypedRateLimitingInterface[string])
+// client-go: util/workqueue/rate_limiting_queue.go (TypedRateLimitingInterface), for string keys
 type Queue interface {
 	Add(key string)
 	AddRateLimited(key string)
@@ -40,7 +40,8 @@ type Queue interface {
 
 // RolloutLister reads Rollouts from an informer's cache.
 //
-// client-go: the generated listers/walkthrough/v1alpha1 (RolloutLister)
+// client-go: none; lister-gen writes its counterpart from the Rollout type,
+// pkg/generated/listers/walkthrough/v1alpha1 (RolloutLister)
 type RolloutLister interface {
 	Get(namespace, name string) (*v1alpha1.Rollout, error)
 }
@@ -64,7 +65,8 @@ type DeploymentWriter interface {
 
 // RolloutStatusWriter writes a Rollout's status subresource.
 //
-// client-go: the generated clientset/versioned/typed/walkthrough/v1alpha1 (RolloutInterface)
+// client-go: none; client-gen writes its counterpart from the Rollout type,
+// pkg/generated/clientset/versioned/typed/walkthrough/v1alpha1 (RolloutInterface)
 type RolloutStatusWriter interface {
 	UpdateStatus(ctx context.Context, r *v1alpha1.Rollout, opts metav1.UpdateOptions) (*v1alpha1.Rollout, error)
 }
@@ -78,6 +80,9 @@ type EventRecorder interface {
 
 // Config is everything New needs. The wiring makes the informers, the
 // queue and the clients; the controller only uses them.
+//
+// upstream: k8s.io/sample-controller/controller.go (NewController), whose
+// parameters these are
 type Config struct {
 	Rollouts    RolloutLister
 	Deployments DeploymentLister

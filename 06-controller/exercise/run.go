@@ -26,7 +26,7 @@ var ErrCacheSync = errors.New("failed to wait for caches to sync")
 // over, so a sync in flight at shutdown completes instead of failing
 // halfway through.
 //
-// client-go: k8s.io/sample-controller/controller.go (Run)
+// upstream: k8s.io/sample-controller/controller.go (Controller.Run)
 func (c *Controller) Run(ctx context.Context, workers int) error {
 	c.tracef(StageWorker, "", "waiting for informer caches to sync")
 	if !c.waitForCacheSync(ctx) {

@@ -31,7 +31,7 @@ import (
 // A nil error means "done with this key"; an error means "try again
 // later", and the worker requeues the key with backoff.
 //
-// client-go: k8s.io/sample-controller/controller.go (syncHandler)
+// upstream: k8s.io/sample-controller/controller.go (Controller.syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	// Exercise 4: syncHandler makes the cluster match one Rollout.
 	panic(todo.Exercise("06-controller", 4, "Controller.syncHandler"))
@@ -73,7 +73,7 @@ func withRolloutSpec(rollout *v1alpha1.Rollout, d *appsv1.Deployment) *appsv1.De
 // status, and writes it only when it changed: a write that changes nothing
 // would still wake every watcher of Rollouts, this controller included.
 //
-// client-go: k8s.io/sample-controller/controller.go (updateFooStatus)
+// upstream: k8s.io/sample-controller/controller.go (Controller.updateFooStatus)
 func (c *Controller) updateStatus(ctx context.Context, key string, rollout *v1alpha1.Rollout, d *appsv1.Deployment) error {
 	// Exercise 4: updateStatus copies what the Deployment reports into the Rollout's status.
 	panic(todo.Exercise("06-controller", 4, "Controller.updateStatus"))

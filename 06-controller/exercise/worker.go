@@ -33,7 +33,7 @@ func (c *Controller) runWorker(ctx context.Context) {
 // with each failure. Backoff alone never stops retrying: after maxRetries
 // requeues in a row the worker gives up on the key.
 //
-// client-go: k8s.io/sample-controller/controller.go (processNextWorkItem)
+// upstream: k8s.io/sample-controller/controller.go (Controller.processNextWorkItem)
 func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 	// Exercise 5: processNextWorkItem takes one key, syncs it, and tells the queue how it went.
 	panic(todo.Exercise("06-controller", 5, "Controller.processNextWorkItem"))
@@ -44,8 +44,9 @@ func (c *Controller) processNextWorkItem(ctx context.Context) bool {
 // or its Deployment starts again from the shortest backoff, and a Warning
 // event on the Rollout tells its owner why nothing happens meanwhile.
 //
-// client-go: the maxRetries pattern of kube-controller-manager's controllers,
-// e.g. pkg/controller/deployment/deployment_controller.go (handleErr)
+// upstream: k8s.io/kubernetes/pkg/controller/deployment/deployment_controller.go
+// (DeploymentController.handleErr), the maxRetries pattern of
+// kube-controller-manager's controllers
 func (c *Controller) giveUp(key string, err error) {
 	// Exercise 5: giveUp drops a key whose sync failed maxRetries times after the first try.
 	panic(todo.Exercise("06-controller", 5, "Controller.giveUp"))

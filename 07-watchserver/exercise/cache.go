@@ -25,6 +25,11 @@ import (
 
 // CacheOptions size the watch cache. The zero value gives kube-apiserver's
 // numbers for a fresh cache.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Config), the
+// cacher's settings, which has none of these numbers: kube-apiserver fixes
+// them in code, as in watch_cache_history.go (defaultLowerBoundCapacity)
+// and watch_cache.go (blockTimeout)
 type CacheOptions struct {
 	// History is how many recent events the ring buffer keeps (100).
 	History int
@@ -71,8 +76,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // is closed twice. A bounded queue (incoming) joins the two: a slow watcher
 // delays the dispatcher, never the cache's state.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
-// watch_cache.go (watchCache), watch_cache_history.go (the ring buffer).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher),
+// watch_cache.go (watchCache), watch_cache_history.go (watchCacheHistory),
+// the ring buffer.
 type Cache struct {
 	storage *Storage
 	client  *clientv3.Client
@@ -268,8 +274,10 @@ func (c *Cache) processEvent(ev Event) {
 // every other client of the resource, nor make the cache buffer without
 // bound. Its client sees a clean end of stream and watches again.
 //
-// kube-apiserver: cacher.go (dispatchEvent), cache_watcher.go (add), with
-// a budget that refills over time (time_budget.go); ours is fixed.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go
+// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add), with a
+// budget that refills over time, time_budget.go (timeBudgetImpl); ours is
+// fixed.
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -306,6 +314,9 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 
 // dispatchJob is one thing for the dispatcher to do: send ev to targets,
 // or close every watcher in closeAll.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.incoming),
+// whose jobs are events only
 type dispatchJob struct {
 	ev       Event
 	targets  []*cacheWatcher
@@ -317,7 +328,7 @@ type dispatchJob struct {
 // order and no input is closed twice. It also sends the periodic
 // bookmarks. It returns when incoming is closed.
 //
-// kube-apiserver: cacher.go (dispatchEvents).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	tick := time.NewTicker(c.opts.BookmarkInterval)
 	defer tick.Stop()

@@ -22,7 +22,7 @@ import (
 // (the release tools/controlplane pins), not a fake, with nothing to
 // install or start beforehand.
 //
-// kube-apiserver: none (it dials an external etcd; upstream's own tests
+// upstream: none (kube-apiserver dials an external etcd; upstream's own tests
 // use k8s.io/apiserver/pkg/storage/etcd3/testserver, which picks ports the
 // same way).
 type Embedded struct {

@@ -25,6 +25,8 @@ import (
 // new state, or for DELETED the last state stamped with the delete's
 // revision; RV is the revision of the change. An ERROR event carries a
 // Status instead, and ends the stream it is on.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type Event struct {
 	Type   watch.EventType
 	Object *corev1.ConfigMap
@@ -39,7 +41,7 @@ type Event struct {
 // tooOldForWatch is what etcd's ErrCompacted becomes: the client asked for
 // history etcd no longer has, and must list again.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/errors.go.
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/errors.go (interpretWatchError).
 func tooOldForWatch() *metav1.Status {
 	st := apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.").ErrStatus
 	return &st
@@ -52,8 +54,8 @@ func tooOldForWatch() *metav1.Status {
 // anything else as 500. PrevKV is requested because a DELETED event must
 // carry the object that was deleted, and etcd's delete event has no value.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
-// (watchChan.startWatching, transform).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
+// (watchChan.startWatching, watchChan.transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
 	// Exercise 3: WatchEtcd watches every ConfigMap under Prefix from revision rv+1.
 	panic(todo.Exercise("07-watchserver", 3, "WatchEtcd"))

@@ -26,8 +26,8 @@ import (
 //     WatchEvent (no "k8s\x00" prefix on the outer event; the embedded
 //     object has its own).
 //
-// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
-// (WatchServer.HandleHTTP), apimachinery's json and protobuf framers.
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+// (WatchServer.HandleHTTP), with apimachinery's json and protobuf framers.
 func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	// Exercise 9: EncodeFrame is one event as it goes on the wire.
 	panic(todo.Exercise("07-watchserver", 9, "EncodeFrame"))

@@ -26,6 +26,8 @@ import (
 // (0: all), starting where the Continue token of the previous page says,
 // keeping those Selector selects; at Revision when it is set (an Exact
 // read: the list as it was then), else at etcd's current revision.
+//
+// upstream: k8s.io/apiserver/pkg/storage/interfaces.go (ListOptions)
 type PageOptions struct {
 	Limit    int64
 	Continue string
@@ -39,7 +41,8 @@ type PageOptions struct {
 // opaque and sends it back; every page of one list is read at the same
 // revision, so the pages together are one consistent list.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/continue.go.
+// upstream: k8s.io/apiserver/pkg/storage/continue.go (continueToken,
+// EncodeContinue, DecodeContinue).
 type continueToken struct {
 	APIVersion string `json:"v"`
 	RV         int64  `json:"rv"`
@@ -57,7 +60,7 @@ const latestRV = -1
 // selector, etcd is read in batches of Limit until the page is full or the
 // range ends.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/etcd3/store.go (GetList).
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// Exercise 12: listPage reads one page of namespace from etcd.
 	panic(todo.Exercise("07-watchserver", 12, "Storage.listPage"))

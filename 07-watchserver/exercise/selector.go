@@ -30,8 +30,9 @@ import (
 //	match   no      DELETED, with the object as it was: it left
 //	no      no      nothing
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
-// (convertToWatchEvent), k8s.io/apiserver/pkg/storage/selection_predicate.go.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
+// (cacheWatcher.convertToWatchEvent),
+// k8s.io/apiserver/pkg/storage/selection_predicate.go (SelectionPredicate).
 type Selector struct {
 	Labels labels.Selector // nil: every label set
 	Fields fields.Selector // nil: every object

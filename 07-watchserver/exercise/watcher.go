@@ -23,6 +23,8 @@ import (
 const InitialEventsEnd = metav1.InitialEventsAnnotationKey
 
 // WatchOptions are the parts of a watch request the cache acts on.
+//
+// upstream: k8s.io/apiserver/pkg/storage/interfaces.go (ListOptions)
 type WatchOptions struct {
 	Namespace         string // "" for every namespace
 	ResourceVersion   string // "", "0" or a revision
@@ -32,6 +34,8 @@ type WatchOptions struct {
 }
 
 // Watcher is one client's watch: events until the channel closes.
+//
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (Interface)
 type Watcher interface {
 	ResultChan() <-chan Event
 	Stop()
@@ -42,7 +46,7 @@ type Watcher interface {
 // forwards input to result, which the WatchServer drains. Whoever ends the
 // watch, result is closed exactly once, by process.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go.
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go (cacheWatcher).
 type cacheWatcher struct {
 	input  chan Event
 	result chan Event
@@ -133,6 +137,8 @@ func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
 
 // errorWatcher yields one ERROR event and ends: how errors found after the
 // request was accepted reach the client, inside a 200 stream.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (errWatcher)
 type errorWatcher struct{ ch chan Event }
 
 func newErrorWatcher(err error) *errorWatcher {
@@ -173,8 +179,9 @@ func tooOldResourceVersion(requested, oldest int64) error {
 // 504 of a version the cache does not reach in time) is one ERROR event in
 // the stream.
 //
-// kube-apiserver: cacher.go (Cacher.Watch), watch_cache.go
-// (getAllEventsSinceLocked), watch_cache_history.go (GetIntervalLocked).
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.Watch),
+// watch_cache.go (watchCache.getAllEventsSinceLocked),
+// watch_cache_history.go (watchCacheHistory.GetIntervalLocked).
 func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 	// Exercise 8: Watch opens a client watch on the cache.
 	panic(todo.Exercise("07-watchserver", 8, "Cache.Watch"))

@@ -19,7 +19,7 @@ import (
 // when the watcher's channel closes (a slow watcher, a relist, after an
 // ERROR), when the timeout fires, or when the client goes away.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
 // (serveWatchHandler, WatchServer.HandleHTTP).
 type WatchServer struct {
 	Watcher  Watcher

@@ -20,7 +20,7 @@ import (
 // client sends nothing; a read that ends tells the server the client has
 // gone. The stream ends as an HTTP one does, by closing the connection.
 //
-// kube-apiserver: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/watch.go
 // (serveWatchHandler, WatchServer.HandleWS, websocketFramer).
 func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 	defer s.Watcher.Stop()

@@ -15,6 +15,8 @@ import (
 //
 // +genclient
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+//
+// upstream: k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1/types.go (Foo)
 type Rollout struct {
 	metav1.TypeMeta   `json:",inline"`
 	metav1.ObjectMeta `json:"metadata,omitempty"`
@@ -24,6 +26,8 @@ type Rollout struct {
 }
 
 // RolloutSpec is what the user asks for.
+//
+// upstream: k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1/types.go (FooSpec)
 type RolloutSpec struct {
 	// DeploymentName names the Deployment the Rollout owns, in the
 	// Rollout's namespace.
@@ -36,6 +40,8 @@ type RolloutSpec struct {
 }
 
 // RolloutStatus is what the controller last saw of the Deployment.
+//
+// upstream: k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1/types.go (FooStatus)
 type RolloutStatus struct {
 	// AvailableReplicas mirrors the Deployment's status.availableReplicas.
 	AvailableReplicas int32 `json:"availableReplicas"`
@@ -50,6 +56,8 @@ type RolloutStatus struct {
 // RolloutList is a page of Rollouts, what a LIST returns.
 //
 // +k8s:deepcopy-gen:interfaces=k8s.io/apimachinery/pkg/runtime.Object
+//
+// upstream: k8s.io/sample-controller/pkg/apis/samplecontroller/v1alpha1/types.go (FooList)
 type RolloutList struct {
 	metav1.TypeMeta `json:",inline"`
 	metav1.ListMeta `json:"metadata"`

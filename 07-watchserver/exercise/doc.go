@@ -1,0 +1,42 @@
+// Your copy of ../doc.go, written by `make exercises`. Fill in each
+// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
+// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
+
+// Package watchserver is chapter 07 of the client-go walkthrough: the
+// other end of the wire, the API server that answers a Reflector's LIST
+// and WATCH.
+//
+// Chapters 01 to 06 build the client. This one builds, for one resource
+// (ConfigMaps), what kube-apiserver runs behind a `?watch=true`: objects
+// in a real etcd, each write a transaction on the key's ModRevision, which
+// is the object's resourceVersion; a watch cache that chapter 01's
+// Reflector fills by listing and watching etcd (one etcd watch, however
+// many clients), keeping the current state and a ring of the last events,
+// and fanning each event out to every client's watcher through a bounded
+// buffer, closing a watcher that cannot keep up; and a WatchServer
+// that writes each event as one flushed frame of a chunked HTTP response.
+// The 410 that makes a Reflector relist, the bookmark that ends a
+// WatchList's initial events and the 422 for options that do not go
+// together all come from here.
+//
+// Read the files in this order:
+//
+//	embedded.go     a one-member etcd inside the process, for the tests
+//	codec.go        how a ConfigMap is stored: protobuf in the k8s\x00 envelope, no resourceVersion
+//	storage.go      Storage: create, update, delete and list as etcd transactions on ModRevision
+//	paging.go       limit and continue: every page read at the first page's revision
+//	etcdwatch.go    etcd's watch from a revision, as ADDED, MODIFIED and DELETED events
+//	cache.go        the watch cache: the state, the ring, the fan-out
+//	cachelw.go      etcd as the ListerWatcher of the cache's Reflector (chapter 01's)
+//	watcher.go      one client's watch: where it starts, its initial events, its goroutine
+//	frame.go        one event on the wire: a JSON line or length-prefixed protobuf
+//	watchserver.go  one watch over HTTP: headers at once, a flushed frame per event, the timeout
+//	websocket.go    the same stream over a WebSocket, the old door client-go never uses
+//	server.go       the HTTP API: routes, option checks, media types, list or watch
+//	selector.go     labelSelector and fieldSelector, and how a watch judges an update twice
+//
+// Everything here mirrors kube-apiserver (k8s.io/apiserver v0.37.1, the
+// release tools/controlplane builds); each type's comment names its
+// counterpart. The chapter's scenarios (testdata/scenarios) were recorded
+// from a real kube-apiserver, and the same files check this server.
+package watchserver

@@ -128,7 +128,7 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 func (c *Cache) Run(ctx context.Context) {
 	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
 	// exercise:hint Start the dispatcher goroutine; then, until ctx ends, close every watcher, run chapter 01's Reflector's ListAndWatch over etcdListerWatcher with the cache as its store, mark the cache not ready when it returns, and wait a second. As the Reflector's store, Replace swaps in the listed state, Add, Update and Delete hand each change to processEvent, and Bookmark raises rv. List answers a LIST at resourceVersion=0 from the state.
-	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or closes it: terminateAll queues the close on incoming rather than closing itself. On the way out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open. It also covers Replace (state from the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
+	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or closes it: terminateAll queues the close on incoming rather than closing itself. On the way out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open. It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll, dispatch its event when it has targets, and sendBookmarks on a ticker), Replace (state from the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
 	// exercise:track deep
 	dispatched := make(chan struct{})
 	go func() {
@@ -289,7 +289,7 @@ func (c *Cache) processEvent(ev Event) {
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
 	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
-	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes inputs, and only for watchers still registered (remove under the lock first). An event queued before a watcher was closed still names it: skip closed watchers (closed is the dispatcher's own flag). It also covers dispatchLoop (until incoming is closed: close a job's closeAll, dispatch its event, and send bookmarks on a ticker), closeInput (once), terminate (remove under the lock, then closeInput) and sendBookmarks (non-blocking).
+	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes inputs, and only for watchers still registered (remove under the lock first). An event queued before a watcher was closed still names it: skip closed watchers (closed is the dispatcher's own flag). It also covers closeInput (once), terminate (remove under the lock, then closeInput) and sendBookmarks (non-blocking).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -343,7 +343,7 @@ type dispatchJob struct {
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
-	// exercise:begin 6
+	// exercise:begin 4
 	tick := time.NewTicker(c.opts.BookmarkInterval)
 	defer tick.Stop()
 	for {
@@ -362,7 +362,7 @@ func (c *Cache) dispatchLoop() {
 			c.sendBookmarks()
 		}
 	}
-	// exercise:end 6
+	// exercise:end 4
 }
 
 // sendBookmarks offers a BOOKMARK at the cache's revision to every watcher

@@ -331,9 +331,12 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, e
 	ctx, cancel := context.WithCancel(ctx)
 	resp, err := c.get(ctx, opts, watchTransient)
 	if err != nil {
+		// Out of retries on a failure on the way: a watch that ended at
+		// once. Not when ctx ended, which is an error as in client-go.
+		ended := ctx.Err() == nil && watchTransient(err)
 		cancel()
-		if watchTransient(err) {
-			return endedWatcher(), nil // out of retries: a watch that ended at once
+		if ended {
+			return endedWatcher(), nil
 		}
 		return nil, err
 	}

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -74,8 +75,8 @@ var _ ListerWatcher = (*Client)(nil)
 // options are left out, as client-go's parameter codec does.
 func query(opts metav1.ListOptions) url.Values {
 	// exercise:begin 3 Ask the server: the query string, the request, and its errors
-	// exercise:hint query turns ListOptions into URL parameters, setting only those that are not zero (labelSelector, fieldSelector, watch, allowWatchBookmarks, resourceVersion, resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents). get sends a GET for Base+Path with that query and Accept: application/json; a non-2xx answer becomes an error. responseError turns the body into a StatusError: the server's Status when the body is one, else a generic one for the code.
-	// exercise:deeper Read at most 1 MiB of an error body (io.LimitReader) and close it. A Status without a code gets the HTTP code. The generic error is apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "", ...), whose ErrStatus you wrap in your StatusError. url.Values.Encode sorts the keys, which is why the request lines in the scenarios are sorted.
+	// exercise:hint query turns ListOptions into URL parameters, setting only those that are not zero (labelSelector, fieldSelector, watch, allowWatchBookmarks, resourceVersion, resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents). get sends a GET for Base+Path with that query and Accept: application/json; a GET that fails on the way (transient says which failures) or gets a 429 or 5xx with a Retry-After header is sent again, up to maxRetries times; any other non-2xx answer becomes an error. responseError turns the body into a StatusError: the server's Status when the body is one, else a generic one for the code.
+	// exercise:deeper retryAfter: a failure on the way waits transientRetry (1s), a Retry-After header is whole seconds (strconv.Atoi), a 5xx without one is final. Close the body of an answer you send again, and stop waiting when ctx ends. listTransient is utilnet.IsConnectionReset, IsProbableEOF or IsHTTP2ConnectionLost. Read at most 1 MiB of an error body (io.LimitReader) and close it. A Status without a code gets the HTTP code. The generic error is apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "", ...), whose ErrStatus you wrap in your StatusError. url.Values.Encode sorts the keys, which is why the request lines in the scenarios are sorted.
 	// exercise:track deep
 	q := url.Values{}
 	if opts.LabelSelector != "" {
@@ -112,27 +113,88 @@ func query(opts metav1.ListOptions) url.Values {
 	// exercise:end 3
 }
 
-func (c *Client) get(ctx context.Context, opts metav1.ListOptions) (*http.Response, error) {
+// The REST client's own retries, in client-go's values. A GET that
+// failed on the way (the connection reset, the server gone while it
+// restarts) or that the server answered 429 or 5xx with a Retry-After
+// header is sent again, up to maxRetries times: after the header's
+// seconds, or after transientRetry for a failure on the way. This happens
+// below the Reflector, so such a blip costs no relist and no step of the
+// Reflector's backoff.
+//
+// client-go: rest/request.go (Request.request, Request.Watch, maxRetries)
+// and rest/with_retry.go (withRetry.IsNextRetry, checkWait)
+const (
+	maxRetries     = 10
+	transientRetry = time.Second
+)
+
+// get sends a GET for the collection with opts as its query, again after
+// a failure that retryAfter says is worth it. transient says which
+// failures on the way are: a LIST's and a WATCH's differ.
+func (c *Client) get(ctx context.Context, opts metav1.ListOptions, transient func(error) bool) (*http.Response, error) {
 	// exercise:begin 3
 	u := c.Base + c.Path
 	if q := query(opts).Encode(); q != "" {
 		u += "?" + q
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/json")
+		resp, err := c.HTTP.Do(req)
+		if wait, again := retryAfter(resp, err, transient); again && attempt <= maxRetries {
+			if resp != nil {
+				_ = resp.Body.Close()
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+			return nil, c.responseError(resp.StatusCode, body)
+		}
+		return resp, nil
+	}
+	// exercise:end 3
+}
+
+// retryAfter says whether a GET is worth sending again, and when: after a
+// failure on the way that transient accepts, in a second; after a 429 or
+// a 5xx whose Retry-After header is a whole number of seconds, in that
+// many. Any other answer, a 5xx without the header included, is final.
+func retryAfter(resp *http.Response, err error, transient func(error) bool) (time.Duration, bool) {
+	// exercise:begin 3
 	if err != nil {
-		return nil, err
+		return transientRetry, transient(err)
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.HTTP.Do(req)
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+		return 0, false
+	}
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
 	if err != nil {
-		return nil, err
+		return 0, false
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return nil, c.responseError(resp.StatusCode, body)
-	}
-	return resp, nil
+	return time.Duration(secs) * time.Second, true
+	// exercise:end 3
+}
+
+// listTransient: the failures on the way a LIST is sent again for, a
+// connection reset or lost (the API server going away) above all.
+func listTransient(err error) bool {
+	// exercise:begin 3
+	return utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) || utilnet.IsHTTP2ConnectionLost(err)
 	// exercise:end 3
 }
 
@@ -171,7 +233,7 @@ func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (*List, erro
 	// exercise:deeper Unstructured items wait until the whole list is read because they may need the list's kind, which can come after items: decode them then with decodeUnstructured(raw, itemKind(apiVersion, kind)). "items": null is an empty list. A typed item keeps no apiVersion/kind (set an empty GroupVersionKind). expectDelim reads one token and checks it is the delimiter you want. Close the body.
 	// exercise:track deep
 	opts.Watch = false
-	resp, err := c.get(ctx, opts)
+	resp, err := c.get(ctx, opts, listTransient)
 	if err != nil {
 		return nil, err
 	}
@@ -286,14 +348,20 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 // response open, writing one frame per event.
 func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, error) {
 	// exercise:begin 6 A watch: one goroutine turns frames into events
-	// exercise:hint Watch sends the request with watch=true on a context of its own and starts receive, which decodes frames and sends each event on result until the stream ends, an error event is sent, or Stop is called. Stop closes done, cancels the request and closes the body, once. A stream that ends the quiet way (quietEnd: EOF, a cut frame, a reset or closed connection, a timeout) just closes result; any other failure is sent as an Error event first.
+	// exercise:hint Watch sends the request with watch=true on a context of its own and starts receive, which decodes frames and sends each event on result until the stream ends, an error event is sent, or Stop is called. Stop closes done, cancels the request and closes the body, once. A stream that ends the quiet way (quietEnd: EOF, a cut frame, a reset or closed connection, a timeout) just closes result; any other failure is sent as an Error event first. A WATCH that fails on the way until its retries run out (watchTransient) returns a watch that has already ended, not an error.
 	// exercise:deeper receive must never block on a send once Stop was called: select on result and done. It closes result last (defers run in reverse: Stop, then close(result)). A decode failure after our own Stop is not an error. A panic while decoding is caught and sent as an Error event carrying a GoroutinePanic; repanic raises it again on the Reflector's goroutine.
 	// exercise:track deep
 	opts.Watch = true
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.get(ctx, opts)
+	resp, err := c.get(ctx, opts, watchTransient)
 	if err != nil {
+		// Out of retries on a failure on the way: a watch that ended at
+		// once. Not when ctx ended, which is an error as in client-go.
+		ended := ctx.Err() == nil && watchTransient(err)
 		cancel()
+		if ended {
+			return endedWatcher(), nil
+		}
 		return nil, err
 	}
 	w := &streamWatcher{
@@ -307,6 +375,32 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, e
 	return w, nil
 	// exercise:end 6
 }
+
+// watchTransient: the failures on the way a WATCH is sent again for: the
+// ones a stream already in progress would simply end on (quietEnd's
+// probable EOFs), and timeouts. When the retries run out on one of them,
+// Watch returns a watch that has already ended rather than an error, as
+// client-go does: the Reflector sees a very short watch, and lists again
+// after a backoff.
+func watchTransient(err error) bool {
+	// exercise:begin 6
+	return utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
+	// exercise:end 6
+}
+
+// endedWatcher is a watch that ended before its first event.
+//
+// client-go: apimachinery/pkg/watch (NewEmptyWatch)
+func endedWatcher() Watcher {
+	ch := make(chan Event)
+	close(ch)
+	return emptyWatcher(ch)
+}
+
+type emptyWatcher chan Event
+
+func (w emptyWatcher) ResultChan() <-chan Event { return w }
+func (emptyWatcher) Stop()                      {}
 
 // streamWatcher turns frames into events on a channel.
 //

@@ -272,6 +272,28 @@ func TestOurClientOverARealSocket(t *testing.T) {
 	w.Stop() // twice is fine
 }
 
+// TestResetOverARealSocket: the test server's reset fault is a real TCP
+// reset on a socket, and both clients send the LIST again after it
+// (list-retry.txt shows the same in process, recorded from client-go).
+func TestResetOverARealSocket(t *testing.T) {
+	srv, _ := seeded(t, 3)
+	hs := srv.Listen()
+	defer hs.Close()
+	ctx := t.Context()
+
+	srv.FailNext(testserver.Fault{Verb: "list", Reset: true})
+	c := &ours.Client{HTTP: hs.Client(), Base: hs.URL, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}
+	if list, err := c.List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 3 {
+		t.Errorf("ours: after one reset, want the 3 pods, got %v %v", list, err)
+	}
+
+	srv.FailNext(testserver.Fault{Verb: "list", Reset: true})
+	cs := kubernetes.NewForConfigOrDie(&rest.Config{Host: hs.URL, QPS: -1})
+	if list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 3 {
+		t.Errorf("client-go: after one reset, want the 3 pods, got %v %v", list, err)
+	}
+}
+
 func TestHTTPErrorsBecomeStatusErrors(t *testing.T) {
 	srv, _ := seeded(t, 1)
 	c := &ours.Client{HTTP: srv.HTTPClient(), Base: testserver.Host, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}

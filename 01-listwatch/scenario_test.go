@@ -153,8 +153,13 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		d.srv.EndWatches()
 
 	case "fail", "error-frame":
+		// fail verb=V (code=N [reason=R] [html] [retry-after=S] | reset) [times=N]:
+		// the next request(s) of a verb get an error answer, or a
+		// connection reset and no answer at all.
 		var code int
-		td.ScanArgs(t, "code", &code)
+		if !td.HasArg("reset") {
+			td.ScanArgs(t, "code", &code)
+		}
 		reason := metav1.StatusReason("")
 		if td.HasArg("reason") {
 			var s string
@@ -174,6 +179,8 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 		if td.HasArg("html") {
 			f.Body = "<html><body>" + message + "</body></html>"
 		}
+		td.MaybeScanArgs(t, "retry-after", &f.RetryAfter)
+		f.Reset = td.HasArg("reset")
 		times := 1
 		td.MaybeScanArgs(t, "times", &times)
 		for range times {

@@ -16,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -113,26 +114,83 @@ func query(opts metav1.ListOptions) url.Values {
 	return q
 }
 
-func (c *Client) get(ctx context.Context, opts metav1.ListOptions) (*http.Response, error) {
+// The REST client's own retries, in client-go's values. A GET that
+// failed on the way (the connection reset, the server gone while it
+// restarts) or that the server answered 429 or 5xx with a Retry-After
+// header is sent again, up to maxRetries times: after the header's
+// seconds, or after transientRetry for a failure on the way. This happens
+// below the Reflector, so such a blip costs no relist and no step of the
+// Reflector's backoff.
+//
+// client-go: rest/request.go (Request.request, Request.Watch, maxRetries)
+// and rest/with_retry.go (withRetry.IsNextRetry, checkWait)
+const (
+	maxRetries     = 10
+	transientRetry = time.Second
+)
+
+// get sends a GET for the collection with opts as its query, again after
+// a failure that retryAfter says is worth it. transient says which
+// failures on the way are: a LIST's and a WATCH's differ.
+func (c *Client) get(ctx context.Context, opts metav1.ListOptions, transient func(error) bool) (*http.Response, error) {
 	u := c.Base + c.Path
 	if q := query(opts).Encode(); q != "" {
 		u += "?" + q
 	}
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+	for attempt := 1; ; attempt++ {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, u, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Accept", "application/json")
+		resp, err := c.HTTP.Do(req)
+		if wait, again := retryAfter(resp, err, transient); again && attempt <= maxRetries {
+			if resp != nil {
+				_ = resp.Body.Close()
+			}
+			t := time.NewTimer(wait)
+			select {
+			case <-ctx.Done():
+				t.Stop()
+				return nil, ctx.Err()
+			case <-t.C:
+			}
+			continue
+		}
+		if err != nil {
+			return nil, err
+		}
+		if resp.StatusCode < 200 || resp.StatusCode > 299 {
+			defer resp.Body.Close()
+			body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
+			return nil, c.responseError(resp.StatusCode, body)
+		}
+		return resp, nil
+	}
+}
+
+// retryAfter says whether a GET is worth sending again, and when: after a
+// failure on the way that transient accepts, in a second; after a 429 or
+// a 5xx whose Retry-After header is a whole number of seconds, in that
+// many. Any other answer, a 5xx without the header included, is final.
+func retryAfter(resp *http.Response, err error, transient func(error) bool) (time.Duration, bool) {
 	if err != nil {
-		return nil, err
+		return transientRetry, transient(err)
 	}
-	req.Header.Set("Accept", "application/json")
-	resp, err := c.HTTP.Do(req)
+	if resp.StatusCode != http.StatusTooManyRequests && resp.StatusCode < 500 {
+		return 0, false
+	}
+	secs, err := strconv.Atoi(resp.Header.Get("Retry-After"))
 	if err != nil {
-		return nil, err
+		return 0, false
 	}
-	if resp.StatusCode < 200 || resp.StatusCode > 299 {
-		defer resp.Body.Close()
-		body, _ := io.ReadAll(io.LimitReader(resp.Body, 1<<20))
-		return nil, c.responseError(resp.StatusCode, body)
-	}
-	return resp, nil
+	return time.Duration(secs) * time.Second, true
+}
+
+// listTransient: the failures on the way a LIST is sent again for, a
+// connection reset or lost (the API server going away) above all.
+func listTransient(err error) bool {
+	return utilnet.IsConnectionReset(err) || utilnet.IsProbableEOF(err) || utilnet.IsHTTP2ConnectionLost(err)
 }
 
 // responseError turns an HTTP error into a *StatusError. The API server
@@ -164,7 +222,7 @@ func (c *Client) groupResource() schema.GroupResource {
 // List reads one page.
 func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (*List, error) {
 	opts.Watch = false
-	resp, err := c.get(ctx, opts)
+	resp, err := c.get(ctx, opts, listTransient)
 	if err != nil {
 		return nil, err
 	}
@@ -273,9 +331,15 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, error) {
 	opts.Watch = true
 	ctx, cancel := context.WithCancel(ctx)
-	resp, err := c.get(ctx, opts)
+	resp, err := c.get(ctx, opts, watchTransient)
 	if err != nil {
+		// Out of retries on a failure on the way: a watch that ended at
+		// once. Not when ctx ended, which is an error as in client-go.
+		ended := ctx.Err() == nil && watchTransient(err)
 		cancel()
+		if ended {
+			return endedWatcher(), nil
+		}
 		return nil, err
 	}
 	w := &streamWatcher{
@@ -288,6 +352,30 @@ func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, e
 	go w.receive()
 	return w, nil
 }
+
+// watchTransient: the failures on the way a WATCH is sent again for: the
+// ones a stream already in progress would simply end on (quietEnd's
+// probable EOFs), and timeouts. When the retries run out on one of them,
+// Watch returns a watch that has already ended rather than an error, as
+// client-go does: the Reflector sees a very short watch, and lists again
+// after a backoff.
+func watchTransient(err error) bool {
+	return utilnet.IsProbableEOF(err) || utilnet.IsTimeout(err)
+}
+
+// endedWatcher is a watch that ended before its first event.
+//
+// client-go: apimachinery/pkg/watch (NewEmptyWatch)
+func endedWatcher() Watcher {
+	ch := make(chan Event)
+	close(ch)
+	return emptyWatcher(ch)
+}
+
+type emptyWatcher chan Event
+
+func (w emptyWatcher) ResultChan() <-chan Event { return w }
+func (emptyWatcher) Stop()                      {}
 
 // streamWatcher turns frames into events on a channel.
 //
@@ -399,5 +487,5 @@ var (
 	_ = net.ErrClosed
 	_ = strconv.FormatInt
 	_ = apierrors.NewGenericServerResponse
-	_ = utilnet.IsProbableEOF
+	_ = utilnet.IsConnectionReset
 )

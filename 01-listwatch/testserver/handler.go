@@ -5,6 +5,7 @@ import (
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
 	"strings"
@@ -38,6 +39,13 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if f, ok := s.takeFault(verb); ok || (verb == "continue" && s.hasFault("list")) {
 		if !ok {
 			f, _ = s.takeFault("list")
+		}
+		if f.Reset {
+			resetConnection(w)
+			return
+		}
+		if f.RetryAfter != "" {
+			w.Header().Set("Retry-After", f.RetryAfter)
 		}
 		if f.Body != "" {
 			w.Header().Set("Content-Type", "text/html")
@@ -104,6 +112,28 @@ func (s *Server) hasFault(verb string) bool {
 		}
 	}
 	return false
+}
+
+// resetConnection ends a request with no answer, the way a connection
+// reset by the peer does: the in-process transport fails the round trip
+// with ECONNRESET, and a real socket is hijacked and closed with an RST.
+func resetConnection(w http.ResponseWriter) {
+	if pw, ok := w.(*pipeWriter); ok {
+		pw.reset()
+		return
+	}
+	hj, ok := w.(http.Hijacker)
+	if !ok {
+		panic(http.ErrAbortHandler)
+	}
+	conn, _, err := hj.Hijack()
+	if err != nil {
+		panic(http.ErrAbortHandler)
+	}
+	if tcp, ok := conn.(*net.TCPConn); ok {
+		_ = tcp.SetLinger(0) // close with an RST, not a FIN
+	}
+	_ = conn.Close()
 }
 
 func writeStatus(w http.ResponseWriter, code int, reason metav1.StatusReason, message string) {

@@ -192,6 +192,13 @@ type Fault struct {
 	// Body, when set, is sent instead of a JSON Status: a proxy's HTML
 	// error page, say.
 	Body string
+	// RetryAfter, when set, is sent as the Retry-After header: how many
+	// seconds the client should wait before it asks again.
+	RetryAfter string
+	// Reset sends no answer at all: the connection is reset before the
+	// response, as when the API server goes away mid-restart. Code and the
+	// rest are ignored.
+	Reset bool
 }
 
 // FailNext makes the next request of f.Verb fail with f. Faults queue up.

@@ -3,8 +3,11 @@ package testserver
 import (
 	"context"
 	"io"
+	"net"
 	"net/http"
+	"os"
 	"sync"
+	"syscall"
 )
 
 // pipeTransport serves each request by running the handler in a goroutine
@@ -36,6 +39,11 @@ func (t *pipeTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 		cancel()
 		_ = pr.Close()
 		return nil, req.Context().Err()
+	}
+	if rw.resetErr != nil {
+		cancel()
+		_ = pr.Close()
+		return nil, rw.resetErr
 	}
 	return &http.Response{
 		Status:        http.StatusText(rw.code),
@@ -70,6 +78,18 @@ type pipeWriter struct {
 	code   int
 	ready  chan struct{}
 	pw     *io.PipeWriter
+	// resetErr, set by reset before ready closes, is the round trip's
+	// error: no response at all.
+	resetErr error
+}
+
+// reset fails the round trip the way a connection reset by the peer
+// does, before any response.
+func (w *pipeWriter) reset() {
+	w.once.Do(func() {
+		w.resetErr = &net.OpError{Op: "read", Net: "tcp", Err: os.NewSyscallError("read", syscall.ECONNRESET)}
+		close(w.ready)
+	})
 }
 
 func (w *pipeWriter) Header() http.Header { return w.header }

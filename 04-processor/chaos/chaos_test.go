@@ -228,10 +228,14 @@ func subjects(t *testing.T, cfg *rest.Config, r resource, ns string) []*subject 
 	inf.list, inf.run = mine.GetStore().List, mine.Run
 	out = append(out, inf)
 
-	// client-go's twins.
+	// client-go's twins. Each pair takes the same road to its first list: the bare
+	// Reflectors LIST (ours has UseWatchList off; client-go's is opted out of WatchList, as
+	// a client that says it cannot stream a list is), the informers stream it (WatchList,
+	// client-go's default since 1.35, and our informer's). So both roads run under every
+	// fault, and each side's count of relists counts the same kinds of request.
 	crefl := &subject{side: "client-go", name: "Reflector → Store"}
 	cstore := cache.NewStore(cache.MetaNamespaceKeyFunc)
-	creflector := cache.NewReflector(r.listWatch(cs, ns, &crefl.lists), r.proto, cstore, 0)
+	creflector := cache.NewReflector(cache.ToListWatcherWithWatchListSemantics(r.listWatch(cs, ns, &crefl.lists), listOnly{}), r.proto, cstore, 0)
 	crefl.list, crefl.run = cstore.List, creflector.RunWithContext
 	out = append(out, crefl)
 
@@ -247,6 +251,12 @@ func subjects(t *testing.T, cfg *rest.Config, r resource, ns string) []*subject 
 	out = append(out, cinf)
 	return out
 }
+
+// listOnly is a client that cannot stream a list: client-go's Reflector on it LISTs, as
+// chapter 01's does with UseWatchList off.
+type listOnly struct{}
+
+func (listOnly) IsWatchListSemanticsUnSupported() bool { return true }
 
 // countingLW counts our Reflector's LIST calls.
 type countingLW struct {

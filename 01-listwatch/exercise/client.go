@@ -122,8 +122,9 @@ func query(opts metav1.ListOptions) url.Values {
 // below the Reflector, so such a blip costs no relist and no step of the
 // Reflector's backoff.
 //
-// client-go: rest/request.go (Request.request, Request.Watch, maxRetries)
-// and rest/with_retry.go (withRetry.IsNextRetry, checkWait)
+// client-go: rest/request.go (Request.request, Request.Watch,
+// Request.maxRetries, NewRequest) and rest/with_retry.go
+// (withRetry.IsNextRetry, checkWait): NewRequest sets 10 retries
 const (
 	maxRetries     = 10
 	transientRetry = time.Second
@@ -365,7 +366,7 @@ func watchTransient(err error) bool {
 
 // endedWatcher is a watch that ended before its first event.
 //
-// client-go: apimachinery/pkg/watch (NewEmptyWatch)
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (NewEmptyWatch)
 func endedWatcher() Watcher {
 	ch := make(chan Event)
 	close(ch)

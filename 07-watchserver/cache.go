@@ -136,7 +136,6 @@ func (c *Cache) Run(ctx context.Context) {
 		c.dispatchLoop()
 	}()
 	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
-	r.PageSize = listPageSize
 	for ctx.Err() == nil {
 		c.terminateAll()
 		_ = r.ListAndWatch(ctx) // an error is a failed list: try again in a second
@@ -151,10 +150,6 @@ func (c *Cache) Run(ctx context.Context) {
 	<-dispatched
 	// exercise:end 4
 }
-
-// listPageSize is how many objects one page of the cache's list of etcd
-// holds, as kube-apiserver's (storageWatchListPageSize, cacher.go:67).
-const listPageSize = 10000
 
 // Replace is the Reflector's list: it swaps the whole state for it and
 // empties the ring, whose events led up to a state that is gone.

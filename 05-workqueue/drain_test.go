@@ -9,8 +9,9 @@ import (
 )
 
 // TestEveryDrainReturns: two goroutines wait in ShutDownWithDrain while
-// the last item in flight was added again. When it is done the processing
-// set is empty, so both must return. client-go signals one waiter there
+// one item is in flight. When it is done the processing set is empty, so
+// both must return, whether the item was added again meanwhile (Done
+// queues it once more) or not. client-go signals one waiter there
 // (docs/05-workqueue.md, "Waking a drain"): one drain returns and the
 // other sleeps until something else wakes it, as the client-go run shows.
 func TestEveryDrainReturns(t *testing.T) {
@@ -18,26 +19,35 @@ func TestEveryDrainReturns(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got := drainsReturned(t, impls[name]); got != 2 {
-		t.Errorf("%d of 2 ShutDownWithDrain calls returned once the last item in flight was done (it had been added again): the processing set is empty, so wake every waiter (Broadcast), not one (Signal)", got)
-	}
-	if name == scenario.Reference {
-		t.Run("client-go", func(t *testing.T) {
-			if got := drainsReturned(t, impls[scenario.ClientGo]); got != 1 {
-				t.Errorf("client-go: %d of 2 drains returned, want 1 (its Done signals one waiter): update docs/05-workqueue.md, \"Waking a drain\"", got)
-			}
-		})
+	for _, readd := range []bool{false, true} {
+		how := "not added again"
+		if readd {
+			how = "added again meanwhile"
+		}
+		if got := drainsReturned(t, impls[name], readd); got != 2 {
+			t.Errorf("%d of 2 ShutDownWithDrain calls returned once the last item in flight (%s) was done: Done must take it out of the processing set and, the set being empty, wake every waiter (Broadcast), not one (Signal)", got, how)
+		}
+		if name == scenario.Reference {
+			t.Run("client-go", func(t *testing.T) {
+				if got := drainsReturned(t, impls[scenario.ClientGo], readd); got != 1 {
+					t.Errorf("client-go, last item %s: %d of 2 drains returned, want 1 (its Done signals one waiter): update docs/05-workqueue.md, \"Waking a drain\"", how, got)
+				}
+			})
+		}
 	}
 }
 
-// drainsReturned counts the drains that return when the re-added item in
-// flight is done; a plain ShutDown then ends any still waiting.
-func drainsReturned(t *testing.T, im impl) (n int32) {
+// drainsReturned counts the drains that return when the item in flight
+// is done (added again meanwhile, with readd); a plain ShutDown then ends
+// any still waiting.
+func drainsReturned(t *testing.T, im impl, readd bool) (n int32) {
 	synctest.Test(t, func(t *testing.T) {
 		q := im.NewQueue(plainQueue, "", nil)
 		q.Add("a")
 		item, _ := q.Get()
-		q.Add("a") // dirty: Done queues it again
+		if readd {
+			q.Add("a") // dirty: Done queues it again
+		}
 		var returned atomic.Int32
 		for range 2 {
 			go func() {
@@ -53,4 +63,93 @@ func drainsReturned(t *testing.T, im impl) (n int32) {
 		synctest.Wait()
 	})
 	return n
+}
+
+// TestGetWaitsThroughAWakeUp: a worker waits in Get on an empty queue
+// while another finishes the last item in flight. That Done wakes
+// waiters (a drain may be among them), the worker too; the queue is still
+// empty and not shutting down, so Get must wait again, not return
+// "shut down". Only a real item or a real shutdown ends its wait.
+func TestGetWaitsThroughAWakeUp(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, im impl) {
+		synctest.Test(t, func(t *testing.T) {
+			q := im.NewQueue(plainQueue, "", nil)
+			defer q.ShutDown()
+			q.Add("a")
+			held, _ := q.Get()
+			type got struct {
+				item     string
+				shutdown bool
+			}
+			result := make(chan got, 1)
+			go func() {
+				item, shutdown := q.Get()
+				result <- got{item, shutdown}
+			}()
+			synctest.Wait()
+			q.Done(held) // the processing set empties: waiters wake
+			synctest.Wait()
+			select {
+			case r := <-result:
+				t.Fatalf("Get returned (%q, shutdown=%v) on a live, empty queue when another worker's Done woke it: wait in a loop (for, not if) while the queue is empty and not shutting down", r.item, r.shutdown)
+			default:
+			}
+			q.Add("b")
+			synctest.Wait()
+			if r := <-result; r.item != "b" || r.shutdown {
+				t.Fatalf("after Add(b) the waiting Get returned (%q, shutdown=%v), want (b, false)", r.item, r.shutdown)
+			}
+		})
+	}
+	check(t, impls[name])
+	if name == scenario.Reference {
+		t.Run("client-go", func(t *testing.T) { check(t, impls[scenario.ClientGo]) })
+	}
+}
+
+// TestShutDownEndsADelayingQueuesDrain: on a delaying queue, a plain
+// ShutDown ends a ShutDownWithDrain still waiting for an item in flight,
+// as on a plain queue; neither call may wait for the other.
+func TestShutDownEndsADelayingQueuesDrain(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	check := func(t *testing.T, im impl) {
+		synctest.Test(t, func(t *testing.T) {
+			q := im.NewQueue(delayingQueue, "", nil)
+			q.Add("a")
+			held, _ := q.Get()
+			drained := make(chan struct{})
+			go func() {
+				defer close(drained)
+				q.ShutDownWithDrain()
+			}()
+			synctest.Wait()
+			shut := make(chan struct{})
+			go func() {
+				defer close(shut)
+				q.ShutDown()
+			}()
+			synctest.Wait()
+			for what, ch := range map[string]chan struct{}{"ShutDown": shut, "the waiting ShutDownWithDrain": drained} {
+				select {
+				case <-ch:
+				default:
+					q.Done(held) // let the test end
+					synctest.Wait()
+					t.Fatalf("%s did not return on a delaying queue with one item in flight: a plain ShutDown ends a drain at once (do not run the drain inside the once that ShutDown runs in)", what)
+				}
+			}
+			q.Done(held)
+		})
+	}
+	check(t, impls[name])
+	if name == scenario.Reference {
+		t.Run("client-go", func(t *testing.T) { check(t, impls[scenario.ClientGo]) })
+	}
 }

@@ -141,14 +141,16 @@ func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binar
 	// keep their files and lines. It makes the link, the slow part of a
 	// rebuild, markedly quicker.
 	args := append([]string{"test", "-c", "-o", bin.Path, "-ldflags=-s -w"}, flags...)
+	var standIns map[string]string // stand-in file → the path it replaces
 	if len(files) > 0 {
-		overlay, cleanup, err := WriteOverlay(dir, files)
+		overlay, replaced, cleanup, err := writeOverlay(dir, files)
 		if err != nil {
 			bin.Remove()
 			return nil, "", err
 		}
 		defer cleanup()
 		args = append(args, "-overlay="+overlay)
+		standIns = replaced
 	}
 	cmd := exec.Command("go", append(args, ".")...)
 	cmd.Dir = dir
@@ -162,6 +164,11 @@ func BuildAt(path, dir string, files map[string][]byte, flags ...string) (*Binar
 		text := strings.TrimSpace(string(out))
 		if text == "" {
 			text = err.Error()
+		}
+		// The compiler names a stand-in by its temporary file; say the
+		// path it stands in for, which the caller knows how to name.
+		for stand, real := range standIns {
+			text = strings.ReplaceAll(text, stand, real)
 		}
 		return nil, text, nil
 	}
@@ -445,18 +452,26 @@ func isCrash(line string) bool {
 // file that maps each real path to its stand-in, for the go command's
 // -overlay flag. cleanup removes them.
 func WriteOverlay(dir string, files map[string][]byte) (string, func(), error) {
+	overlay, _, cleanup, err := writeOverlay(dir, files)
+	return overlay, cleanup, err
+}
+
+// writeOverlay is WriteOverlay that also returns, for each stand-in file
+// it wrote, the absolute path it replaces.
+func writeOverlay(dir string, files map[string][]byte) (string, map[string]string, func(), error) {
 	tmp, err := os.MkdirTemp("", "walkthrough-overlay-")
 	if err != nil {
-		return "", nil, err
+		return "", nil, nil, err
 	}
 	cleanup := func() { os.RemoveAll(tmp) }
 	replace := map[string]string{}
+	standIns := map[string]string{}
 	i := 0
 	for rel, content := range files {
 		abs, err := filepath.Abs(filepath.Join(dir, rel))
 		if err != nil {
 			cleanup()
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		if content == nil {
 			replace[abs] = "" // delete
@@ -466,15 +481,16 @@ func WriteOverlay(dir string, files map[string][]byte) (string, func(), error) {
 		stand := filepath.Join(tmp, fmt.Sprintf("%d-%s", i, filepath.Base(rel)))
 		if err := os.WriteFile(stand, content, 0o644); err != nil {
 			cleanup()
-			return "", nil, err
+			return "", nil, nil, err
 		}
 		replace[abs] = stand
+		standIns[stand] = abs
 	}
 	data, _ := json.Marshal(map[string]any{"Replace": replace})
 	overlay := filepath.Join(tmp, "overlay.json")
 	if err := os.WriteFile(overlay, data, 0o644); err != nil {
 		cleanup()
-		return "", nil, err
+		return "", nil, nil, err
 	}
-	return overlay, cleanup, nil
+	return overlay, standIns, cleanup, nil
 }

@@ -118,3 +118,26 @@ func TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged(t *testing.T) {
 	}
 	check("the binary replaced", overlay, []string{"-vet=off"}, true, "TestR")
 }
+
+// TestBuildErrorsNameTheFileStoodInFor: the compiler names a stand-in by
+// its temporary copy; the build output names the file it stands in for.
+func TestBuildErrorsNameTheFileStoodInFor(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod":    "module p\n\ngo 1.25\n",
+		"p.go":      "package p\n\nfunc F() int { return 1 }\n",
+		"p_test.go": "package p\n\nimport \"testing\"\n\nfunc TestP(t *testing.T) { _ = F() }\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, out, err := BuildAt("", dir, map[string][]byte{"p.go": []byte("package p\n\nfunc F() int { return undefinedName }\n")})
+	if err != nil || bin != nil {
+		t.Fatalf("want a build failure, got binary %v, error %v", bin, err)
+	}
+	if want := filepath.Join(dir, "p.go") + ":3:"; !strings.Contains(out, want) || strings.Contains(out, "walkthrough-overlay") {
+		t.Errorf("build output names the overlay's copy, not %s:\n%s", want, out)
+	}
+}

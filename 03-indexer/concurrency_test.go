@@ -14,8 +14,8 @@ import (
 )
 
 // TestConcurrentWritersKeepIndexesTrue runs writers and readers at once,
-// with a relist (Replace) and an index added late (AddIndexers) among
-// them (run it with -race, as `make test` does), and then checks the
+// with a relist (Replace), an index added late (AddIndexers) and the
+// resource version read and bookmarked among them (run it with -race, as `make test` does), and then checks the
 // store's invariant: every index holds exactly the keys its function
 // gives for the stored objects. A lock held too briefly, or not taken,
 // shows up here as a race report or as an index that lies.
@@ -52,6 +52,20 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 				}
 			})
 		}
+		// The cache's resource version, read and moved by a bookmark,
+		// each on a goroutine making that one call only: one that skips
+		// the lock then shares no lock with the writers at all, and the
+		// race detector reports it every time.
+		wg.Go(func() {
+			for range 500 {
+				_ = idx.LastStoreSyncResourceVersion()
+			}
+		})
+		wg.Go(func() {
+			for i := range 500 {
+				idx.Bookmark(fmt.Sprint(1000 + i))
+			}
+		})
 		// A relist and a late index, beside the writers: Replace and
 		// AddIndexers take the write lock too.
 		wg.Go(func() {

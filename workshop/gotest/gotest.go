@@ -35,6 +35,12 @@ type Result struct {
 	// Output, in Dump: it is noise to a learner until it is cut down to
 	// the frames of their own code.
 	Crash string
+	// Repanicked is the test that Crash came from when testing reported
+	// its failure first and then raised the panic again ("[recovered,
+	// repanicked]"): a panic on the test's own goroutine that nothing
+	// below testing recovered, such as synctest's "blocked goroutines
+	// remain" when the test ends.
+	Repanicked string
 	// Stuck lists the tests that were running when the binary was stopped
 	// for printing nothing for too long (see Binary.Run); their goroutines'
 	// stacks are in Dump.
@@ -378,6 +384,7 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 	sc := bufio.NewScanner(events)
 	sc.Buffer(make([]byte, 1<<20), 16<<20)
 	inLeak := false
+	lastFail := "" // the test that failed last, if nothing ran since
 	for sc.Scan() {
 		var ev struct {
 			Action, Test, Output string
@@ -395,6 +402,9 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			} else {
 				// A race report may cut into the line: keep its own words.
 				r.Crash = strings.TrimSpace(strings.TrimRight(strings.TrimSpace(ev.Output), "="))
+				if strings.Contains(r.Crash, "[recovered") {
+					r.Repanicked = lastFail
+				}
 			}
 			continue
 		}
@@ -406,16 +416,26 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			leak.WriteString(ev.Output)
 		case ev.Test == "":
 		case ev.Action == "run" || ev.Action == "cont":
-			started[ev.Test] = true
+			started[ev.Test], lastFail = true, ""
 		case ev.Action == "pause":
 			// A parallel test waits for its turn: not running until "cont".
 			started[ev.Test] = false
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
+			// A top-level test's --- FAIL line comes before its "fail"
+			// event; a parent's, after its failed subtest's, which it
+			// must not hide.
+			if strings.HasPrefix(strings.TrimSpace(ev.Output), "--- FAIL: "+ev.Test+" ") && !strings.HasPrefix(lastFail, ev.Test+"/") {
+				lastFail = ev.Test
+			}
 		case ev.Action == "skip":
 			r.Skipped[ev.Test] = true
 		case ev.Action == "pass" || ev.Action == "fail":
 			r.Passed[ev.Test] = ev.Action == "pass"
+			lastFail = ""
+			if ev.Action == "fail" {
+				lastFail = ev.Test
+			}
 			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
 			if onTest != nil {
 				onTest(ev.Test, ev.Action == "pass")

@@ -141,3 +141,37 @@ func TestBuildErrorsNameTheFileStoodInFor(t *testing.T) {
 		t.Errorf("build output names the overlay's copy, not %s:\n%s", want, out)
 	}
 }
+
+// TestRepanickedNamesTheTest: a panic testing reports as the test's own
+// failure and then raises again (synctest's "blocked goroutines remain"
+// when a test ends) stops the binary after the test's --- FAIL line; the
+// result still says which test it came from.
+func TestRepanickedNamesTheTest(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module p\n\ngo 1.25\n",
+		"p_test.go": "package p\n\nimport (\n\t\"testing\"\n\t\"testing/synctest\"\n)\n\n" +
+			"func TestFirst(t *testing.T) {}\n\n" +
+			"func TestLeaves(t *testing.T) {\n\tsynctest.Test(t, func(t *testing.T) {\n\t\tgo func() { select {} }()\n\t})\n}\n\n" +
+			"func TestSub(t *testing.T) {\n\tt.Run(\"inner\", TestLeaves)\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, out, err := BuildAt("", dir, nil)
+	if err != nil || bin == nil {
+		t.Fatalf("build: %v %s", err, out)
+	}
+	defer bin.Remove()
+	for run, want := range map[string]string{"TestFirst|TestLeaves": "TestLeaves", "TestSub": "TestSub/inner"} {
+		res, err := bin.Run(nil, time.Minute, time.Minute, "-run", run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(res.Crash, "blocked goroutines remain") || res.Repanicked != want {
+			t.Errorf("-run %s: crash %q from %q; want synctest's blocked goroutines from %s", run, res.Crash, res.Repanicked, want)
+		}
+	}
+}

@@ -188,8 +188,11 @@ func stoppedSetups(res *gotest.Result) []string {
 
 // stoppedIn reports whether test was running when the binary stopped (a
 // crash, or the watch's stop of a quiet binary): it failed without a
-// "--- FAIL" line of its own.
+// "--- FAIL" line of its own, or it is the test the crash came from.
 func stoppedIn(res *gotest.Result, test string) bool {
+	if res.Crash != "" && test == res.Repanicked {
+		return true // it failed by the panic that stopped the binary
+	}
 	return (res.Crash != "" || len(res.Stuck) > 0) && !res.Passed[test] && !strings.Contains(res.Output[test], "--- FAIL")
 }
 

@@ -72,6 +72,9 @@ func (k *code) owners(frames []frame) []int {
 // waits says, for a goroutine's state in a dump, what it is waiting for and
 // the likeliest reason it waits forever.
 func waits(state string) string {
+	// In a synctest bubble a wait only the bubble can end is "durable":
+	// the same wait.
+	state = strings.TrimSuffix(state, " (durable)")
 	switch {
 	case strings.Contains(state, "Mutex") || strings.Contains(state, "RLock") || strings.Contains(state, "Lock"):
 		return "waits for a lock: one never released (a missing Unlock, or a lock taken twice)?"
@@ -131,6 +134,11 @@ func (k *code) crashed(crash, dump string) (string, []int) {
 		fmt.Fprintf(&b, "          at %s\n", k.where(f))
 	}
 	owners := k.owners(mine)
+	if strings.Contains(crash, "blocked goroutines remain") {
+		// synctest's check when a test's bubble ends.
+		b.WriteString("          The test ended while goroutines it started still waited: each should\n" +
+			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
+	}
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		_, waiters := k.waiting(&b, gs[1:])
 		owners = append(owners, waiters...)

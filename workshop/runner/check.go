@@ -127,7 +127,7 @@ func indent(s, prefix string) string {
 // fixNext is the next step after a failure's report: fix that exercise,
 // in its file, and check it alone.
 func (r *Runner) fixNext(x *result, e progress.Exercise) {
-	r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), exerciseFile(x.c, e.Exercise)),
+	r.next(fmt.Sprintf("Next: fix exercise %d, %s (%s), then check it again:", e.ID, strings.TrimSuffix(e.Title, "."), x.filesOf(e)),
 		r.checkCmd(x.c, e.ID), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
 }
 

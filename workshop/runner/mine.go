@@ -138,8 +138,9 @@ func MineOverlay(c chapters.Chapter, deps []chapters.Chapter) (map[string][]byte
 // is left out because a step that reached one of its stubs would stop
 // there and judge nothing of the chapter you asked about.
 type mineChoice struct {
-	yours []chapters.Chapter
-	ref   []string // "01-listwatch (3 of 10 exercises pass)"
+	yours    []chapters.Chapter
+	ref      []string // "01-listwatch (3 of 10 exercises pass)"
+	refNames []string // "01-listwatch"
 }
 
 // chooseMine checks each of parts on its own (on the reference of the
@@ -157,6 +158,7 @@ func (r *Runner) chooseMine(parts []chapters.Chapter) mineChoice {
 			note = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
 		}
 		choice.ref = append(choice.ref, fmt.Sprintf("%s (%s)", p.Name, note))
+		choice.refNames = append(choice.refNames, p.Name)
 	}
 	return choice
 }
@@ -174,6 +176,22 @@ func (m mineChoice) say(r *Runner) {
 	if len(m.ref) > 0 {
 		r.say("Reference: ", strings.Join(m.ref, ", ")+". Your copy of a chapter stands in for its reference once every exercise of it passes.")
 	}
+}
+
+// short is the choice in one line, for status: "on your 03-indexer; on
+// the reference of 01-listwatch, 02-deltafifo".
+func (m mineChoice) short() string {
+	var names, parts []string
+	for _, c := range m.yours {
+		names = append(names, c.Name)
+	}
+	if len(names) > 0 {
+		parts = append(parts, "on your "+strings.Join(names, ", "))
+	}
+	if len(m.refNames) > 0 {
+		parts = append(parts, "on the reference of "+strings.Join(m.refNames, ", "))
+	}
+	return strings.Join(parts, "; ")
 }
 
 // plainChecks remembers, for one command, each chapter checked on the

@@ -672,6 +672,10 @@ func TestMineOnALaterChapter(t *testing.T) {
 		t.Errorf("04 --mine on your finished 03: %v\n%s", err, out.String())
 	}
 	contains(t, "04 --mine, your 03 finished", out.take(), "Yours: 03-indexer.", "1 of 1 exercises pass")
+
+	// status --mine says, under each chapter, what it was built on.
+	must(t, r.Status())
+	contains(t, "status --mine", out.take(), "(built on your 03-indexer)")
 }
 
 // TestWatchStopsAtTheEnd: when the exercise watch is on passes and it was

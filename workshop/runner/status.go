@@ -150,6 +150,9 @@ func (r *Runner) Status() error {
 		}
 		results = append(results, x)
 		r.header(x)
+		if x.mine != nil && (len(x.mine.yours) > 0 || len(x.mine.refNames) > 0) {
+			r.say(fmt.Sprintf("%-16s ", ""), "(built "+x.mine.short()+")")
+		}
 		if x.res != nil && !x.notReady() {
 			r.announce(x)
 			for _, e := range x.res.Exercises {

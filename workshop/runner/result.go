@@ -29,6 +29,10 @@ type result struct {
 	// files[id] lists the files of exercise/ that hold exercise id's
 	// functions, relative to the chapter, sorted.
 	files map[int][]string
+	// stubs[id], for an exercise you have begun, names its functions
+	// that are still the generated stub, by file ("waiting.go:
+	// waiting.next, waiting.popReady").
+	stubs map[int][]string
 }
 
 // notReady reports whether the chapter itself does not build, as opposed
@@ -145,7 +149,7 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	if len(list) == 0 {
 		return &result{c: c}, nil
 	}
-	out := &result{c: c, fresh: map[int]bool{}, files: map[int][]string{}}
+	out := &result{c: c, fresh: map[int]bool{}, files: map[int][]string{}, stubs: map[int][]string{}}
 	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
 	if err != nil {
 		return nil, err
@@ -156,14 +160,28 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 			continue
 		}
 		fresh := true
+		var stubs []string
 		out.files[e.ID] = slices.Sorted(maps.Keys(parts))
-		for name, keys := range parts {
+		for _, name := range out.files[e.ID] {
+			keys := parts[name]
 			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
 			if err != nil || !exgen.Untouched(mine, gen[name], keys) {
 				fresh = false
 			}
+			var left []string
+			for _, key := range keys {
+				if err == nil && exgen.Untouched(mine, gen[name], []string{key}) {
+					left = append(left, key)
+				}
+			}
+			if len(left) > 0 {
+				stubs = append(stubs, filepath.Base(name)+": "+strings.Join(left, ", "))
+			}
 		}
 		out.fresh[e.ID] = fresh
+		if !fresh {
+			out.stubs[e.ID] = stubs
+		}
 	}
 	deep := r.onDeepTrack(c, list, out.fresh)
 	off := map[int]bool{}
@@ -175,6 +193,15 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 		return nil, err
 	}
 	out.res, out.mine = res, mine
+	for i, e := range res.Exercises {
+		// A pass so far (checks that run it wait for other exercises)
+		// of an exercise whose own functions are partly stubs is no
+		// pass: say which stubs are left. (A full pass stands: your code
+		// may not need a helper you left alone.)
+		if e.Status == progress.Pass && len(e.WaitsFor) > 0 && len(out.stubs[e.ID]) > 0 {
+			res.Exercises[i].Status = progress.NotStarted
+		}
+	}
 	if !deep {
 		core := res.Exercises[:0:0]
 		for _, e := range res.Exercises {

@@ -760,3 +760,17 @@ func TestBlameSaysHowItKnows(t *testing.T) {
 		}
 	}
 }
+
+// TestUnfinishedNamesTheStubsLeft: an exercise you have begun whose
+// checks stop at one of its own stubs is "unfinished", with the stubs
+// left, not "not started".
+func TestUnfinishedNamesTheStubsLeft(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	x := &result{c: chapters.Chapter{Name: "05-workqueue"}, res: &progress.Chapter{}, fresh: map[int]bool{9: false},
+		stubs: map[int][]string{9: {"waiting.go: entryHeap.Less, entryHeap.Swap"}}}
+	e := progress.Exercise{Exercise: exgen.Exercise{ID: 9, Title: "The waiting heap"}, Status: progress.NotStarted}
+	r.row(x, e)
+	got := strings.Join(strings.Fields(out.String()), " ")
+	contains(t, "a begun exercise", got, "unfinished 9 The waiting heap (still stubs in waiting.go: entryHeap.Less, entryHeap.Swap)")
+}

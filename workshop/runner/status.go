@@ -25,6 +25,10 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 	case progress.Fail:
 		return r.paint(red, fmt.Sprintf("%-11s", "fail")), partial(e)
 	case progress.NotStarted:
+		if stubs := x.stubs[e.ID]; len(stubs) > 0 {
+			// Begun, but a check stopped at one of its own stubs.
+			return r.paint(yellow, fmt.Sprintf("%-11s", "unfinished")), stubsNote(stubs)
+		}
 		return fmt.Sprintf("%-11s", "not started"), ""
 	case progress.Blocked:
 		if x.fresh[e.ID] {
@@ -243,4 +247,10 @@ func soFar(e progress.Exercise) string {
 		return fmt.Sprintf(" (%s)", title)
 	}
 	return fmt.Sprintf(" so far (%s): checks that may run it too wait for %s", title, exercisesNamed(e.WaitsFor))
+}
+
+// stubsNote names the functions of a begun exercise that are still
+// stubs, by file.
+func stubsNote(stubs []string) string {
+	return "(still stubs in " + strings.Join(stubs, "; ") + ")"
 }

@@ -24,6 +24,25 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 		byNode := func(obj any) ([]string, error) { return []string{obj.(*v1.Pod).Spec.NodeName}, nil }
 		idx := ours.NewIndexer(ours.MetaNamespaceKeyFunc, ours.Indexers{"byNode": byNode, "namespace": ours.MetaNamespaceIndexFunc})
 
+		// Every call once, in order, on this goroutine first: an unfinished
+		// exercise's stub then stops the test at the same place on every
+		// run, not wherever the goroutines below happen to reach first.
+		warm := &v1.Pod{}
+		warm.Namespace, warm.Name = "ns-0", "warm"
+		_ = idx.Update(warm)
+		_, _ = idx.ByIndex("byNode", "")
+		_, _ = idx.IndexKeys("byNode", "")
+		_ = idx.ListIndexFuncValues("namespace")
+		_, _ = idx.List(), idx.ListKeys()
+		_, _, _ = idx.GetByKey("ns-0/warm")
+		_ = idx.Delete(warm)
+		idx.Bookmark("1")
+		_ = idx.LastStoreSyncResourceVersion()
+		_ = idx.Replace(nil, "1")
+		if err := idx.AddIndexers(ours.Indexers{"warm": byNode}); err != nil {
+			t.Errorf("AddIndexers: %v", err)
+		}
+
 		var wg sync.WaitGroup
 		for w := range 4 {
 			wg.Go(func() {

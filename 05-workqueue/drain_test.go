@@ -71,11 +71,7 @@ func drainsReturned(t *testing.T, im impl, readd bool) (n int32) {
 // empty and not shutting down, so Get must wait again, not return
 // "shut down". Only a real item or a real shutdown ends its wait.
 func TestGetWaitsThroughAWakeUp(t *testing.T) {
-	name, err := scenario.Selected()
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(t *testing.T, im impl) {
+	onSelectedAndClientGo(t, func(t *testing.T, im impl) {
 		synctest.Test(t, func(t *testing.T) {
 			q := im.NewQueue(plainQueue, "", nil)
 			defer q.ShutDown()
@@ -104,22 +100,14 @@ func TestGetWaitsThroughAWakeUp(t *testing.T) {
 				t.Fatalf("after Add(b) the waiting Get returned (%q, shutdown=%v), want (b, false)", r.item, r.shutdown)
 			}
 		})
-	}
-	check(t, impls[name])
-	if name == scenario.Reference {
-		t.Run("client-go", func(t *testing.T) { check(t, impls[scenario.ClientGo]) })
-	}
+	})
 }
 
 // TestShutDownEndsADelayingQueuesDrain: on a delaying queue, a plain
 // ShutDown ends a ShutDownWithDrain still waiting for an item in flight,
 // as on a plain queue; neither call may wait for the other.
 func TestShutDownEndsADelayingQueuesDrain(t *testing.T) {
-	name, err := scenario.Selected()
-	if err != nil {
-		t.Fatal(err)
-	}
-	check := func(t *testing.T, im impl) {
+	onSelectedAndClientGo(t, func(t *testing.T, im impl) {
 		synctest.Test(t, func(t *testing.T) {
 			q := im.NewQueue(delayingQueue, "", nil)
 			q.Add("a")
@@ -147,6 +135,15 @@ func TestShutDownEndsADelayingQueuesDrain(t *testing.T) {
 			}
 			q.Done(held)
 		})
+	})
+}
+
+// onSelectedAndClientGo runs check on the selected implementation, and on
+// the reference run on client-go too, to show the test holds for it.
+func onSelectedAndClientGo(t *testing.T, check func(t *testing.T, im impl)) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
 	}
 	check(t, impls[name])
 	if name == scenario.Reference {

@@ -153,13 +153,7 @@ func TestFirstCheckOffTerminal(t *testing.T) {
 // TestDeepWarnsAboutYourWork: on blank work where exercise 3 (deep) is
 // done and passed, deep says it stubs code you wrote, before asking.
 func TestDeepWarnsAboutYourWork(t *testing.T) {
-	root := workspace(t)
-	dir := filepath.Join(root, chapter)
-	files, err := exgen.Generate(dir, func(id int) bool { return id != 3 })
-	must(t, err)
-	for name, src := range files {
-		must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
-	}
+	root := onlyExercise3Written(t)
 	s := LoadState(root)
 	s.Tracks[chapter], s.Passed[chapter] = TrackBlank, []int{3}
 	must(t, s.Save(root))
@@ -192,13 +186,7 @@ func TestNoAnswerNamesYes(t *testing.T) {
 // exercise you wrote exactly as the reference is yours, but core changes
 // none of it: no warning names it, and no file of it is backed up.
 func TestCoreWarnsOnlyAboutCodeItChanges(t *testing.T) {
-	root := workspace(t)
-	dir := filepath.Join(root, chapter)
-	files, err := exgen.Generate(dir, func(id int) bool { return id != 3 })
-	must(t, err)
-	for name, src := range files {
-		must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
-	}
+	root := onlyExercise3Written(t)
 	s := LoadState(root)
 	s.Tracks[chapter] = TrackDeep
 	must(t, s.Save(root))
@@ -279,4 +267,18 @@ func TestNextInOrderAfterOneExercise(t *testing.T) {
 	if n, ok := x.nextInOrder(7, []int{1, 9, 11}); ok {
 		t.Errorf("after 7, 1, 9 and 11 known to pass: got %d, want none", n.ID)
 	}
+}
+
+// onlyExercise3Written is a workspace whose copy of the chapter has every
+// exercise stubbed but 3 (deep), which holds the reference's code.
+func onlyExercise3Written(t *testing.T) string {
+	t.Helper()
+	root := workspace(t)
+	dir := filepath.Join(root, chapter)
+	files, err := exgen.Generate(dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	for name, src := range files {
+		must(t, os.WriteFile(filepath.Join(dir, name), src, 0o644))
+	}
+	return root
 }

@@ -277,7 +277,7 @@ func (r *Runner) currentChapter(arg string) (chapters.Chapter, error) {
 
 // mineSay says which earlier chapters a --mine check ran on are yours.
 func (r *Runner) mineSay(x *result) {
-	if len(x.mine.yours)+len(x.mine.ref) == 0 {
+	if x.mine.empty() {
 		r.say("", fmt.Sprintf("%s builds on no earlier chapter, so --mine changes nothing here.", x.c.Name))
 	} else {
 		x.mine.say(r)

@@ -43,7 +43,7 @@ func (r *Runner) Demo(args []string) error {
 	twoAtATime(len(parts), func(i int) { _, _ = r.plainCheck(parts[i]) })
 	choice := r.chooseMine(parts)
 	if len(choice.yours) == 0 {
-		r.say("", "None of these chapters passes in your copy yet, so this is the reference demo: "+strings.Join(choice.ref, ", ")+".")
+		r.say("", "None of these chapters passes in your copy yet, so this is the reference demo: "+strings.Join(choice.refNames(true), ", ")+".")
 	} else {
 		choice.say(r)
 	}

@@ -138,10 +138,13 @@ func MineOverlay(c chapters.Chapter, deps []chapters.Chapter) (map[string][]byte
 // is left out because a step that reached one of its stubs would stop
 // there and judge nothing of the chapter you asked about.
 type mineChoice struct {
-	yours    []chapters.Chapter
-	ref      []string // "01-listwatch (3 of 10 exercises pass)"
-	refNames []string // "01-listwatch"
+	yours []chapters.Chapter
+	ref   []refChapter
 }
+
+// refChapter is an earlier chapter a run takes the reference of, and how
+// far you are in it ("3 of 10 exercises pass").
+type refChapter struct{ name, progress string }
 
 // chooseMine checks each of parts on its own (on the reference of the
 // chapters it builds on) and splits them into yours and the reference's.
@@ -153,43 +156,61 @@ func (r *Runner) chooseMine(parts []chapters.Chapter) mineChoice {
 			choice.yours = append(choice.yours, p)
 			continue
 		}
-		note := "not every exercise passes yet"
+		progress := "not every exercise passes yet"
 		if err == nil && x.res != nil && x.res.Build == "" {
-			note = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
+			progress = fmt.Sprintf("%d of %d exercises pass", x.done(), x.total())
 		}
-		choice.ref = append(choice.ref, fmt.Sprintf("%s (%s)", p.Name, note))
-		choice.refNames = append(choice.refNames, p.Name)
+		choice.ref = append(choice.ref, refChapter{p.Name, progress})
 	}
 	return choice
+}
+
+// empty: the chapter builds on no earlier chapter.
+func (m mineChoice) empty() bool { return len(m.yours)+len(m.ref) == 0 }
+
+// yourNames names the chapters that are yours.
+func (m mineChoice) yourNames() []string {
+	var names []string
+	for _, c := range m.yours {
+		names = append(names, c.Name)
+	}
+	return names
+}
+
+// refNames names the chapters that are the reference's, with how far you
+// are in each when withProgress.
+func (m mineChoice) refNames(withProgress bool) []string {
+	var names []string
+	for _, c := range m.ref {
+		if withProgress {
+			names = append(names, fmt.Sprintf("%s (%s)", c.name, c.progress))
+		} else {
+			names = append(names, c.name)
+		}
+	}
+	return names
 }
 
 // say tells which chapters are yours in this run and which the
 // reference's.
 func (m mineChoice) say(r *Runner) {
-	var names []string
-	for _, c := range m.yours {
-		names = append(names, c.Name)
-	}
-	if len(names) > 0 {
-		r.say("Yours: ", strings.Join(names, ", ")+".")
+	if yours := m.yourNames(); len(yours) > 0 {
+		r.say("Yours: ", strings.Join(yours, ", ")+".")
 	}
 	if len(m.ref) > 0 {
-		r.say("Reference: ", strings.Join(m.ref, ", ")+". Your copy of a chapter stands in for its reference once every exercise of it passes.")
+		r.say("Reference: ", strings.Join(m.refNames(true), ", ")+". Your copy of a chapter stands in for its reference once every exercise of it passes.")
 	}
 }
 
 // short is the choice in one line, for status: "on your 03-indexer; on
 // the reference of 01-listwatch, 02-deltafifo".
 func (m mineChoice) short() string {
-	var names, parts []string
-	for _, c := range m.yours {
-		names = append(names, c.Name)
+	var parts []string
+	if yours := m.yourNames(); len(yours) > 0 {
+		parts = append(parts, "on your "+strings.Join(yours, ", "))
 	}
-	if len(names) > 0 {
-		parts = append(parts, "on your "+strings.Join(names, ", "))
-	}
-	if len(m.refNames) > 0 {
-		parts = append(parts, "on the reference of "+strings.Join(m.refNames, ", "))
+	if len(m.ref) > 0 {
+		parts = append(parts, "on the reference of "+strings.Join(m.refNames(false), ", "))
 	}
 	return strings.Join(parts, "; ")
 }

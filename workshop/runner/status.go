@@ -154,7 +154,7 @@ func (r *Runner) Status() error {
 		}
 		results = append(results, x)
 		r.header(x)
-		if x.mine != nil && (len(x.mine.yours) > 0 || len(x.mine.refNames) > 0) {
+		if x.mine != nil && !x.mine.empty() {
 			r.say(fmt.Sprintf("%-16s ", ""), "(built "+x.mine.short()+")")
 		}
 		if x.res != nil && !x.notReady() {

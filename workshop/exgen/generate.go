@@ -94,6 +94,7 @@ func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub
 		"// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work, and\n"+
 		"// `go run ./workshop/cmd/workshop hint %s N` gives exercise N's hint.\n\n", f.name, chapter[:2], chapter[:2])
 	next := 0 // index of the next region in f.regions
+	markers := markerLines(f.lines)
 	for i := 0; i < len(f.lines); i++ {
 		if next < len(f.regions) && f.regions[next].begin == i {
 			r := f.regions[next]
@@ -104,7 +105,7 @@ func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub
 				continue
 			}
 		}
-		if isMarker(f.lines[i]) {
+		if markers[i] {
 			continue // the learner's copy has no markers, stubbed or not
 		}
 		b.WriteString(f.lines[i])
@@ -139,16 +140,6 @@ func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub
 func writeStub(b *strings.Builder, chapter string, r region, s stubText) {
 	fmt.Fprintf(b, "%s// %s\n", r.indent, s.what)
 	fmt.Fprintf(b, "%spanic(todo.Exercise(%q, %d, %q))\n", r.indent, chapter, r.id, s.fn)
-}
-
-func isMarker(line string) bool {
-	t := strings.TrimSpace(line)
-	for _, m := range []string{markBegin, markEnd, markHint, markDeeper, markTrack} {
-		if strings.HasPrefix(t, strings.TrimSpace(m)) {
-			return true
-		}
-	}
-	return false
 }
 
 // adapterTwins derives the exercise adapters from the reference adapters.

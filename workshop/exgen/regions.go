@@ -18,6 +18,13 @@
 // runner and the failure reports read them from the reference.
 // An exercise may span several regions; only its first region carries the
 // title and hints.
+//
+// A hint is a sentence or a paragraph, too long for one source line: it
+// goes on over the comment lines right below it that are indented past
+// "// ", and the runner shows the lines joined by single spaces:
+//
+//	// exercise:hint The constructor refuses contradictory options with a panic
+//	//   and sets up the condition variable on the lock.
 package exgen
 
 import (
@@ -108,8 +115,14 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 	}
 	where := func(i int) string { return fmt.Sprintf("%s:%d", path, i+1) }
 
-	open := -1 // index into f.regions of the region being read, or -1
+	open := -1         // index into f.regions of the region being read, or -1
+	var going *string // the hint that a continuation line would go on, or nil
 	for i, line := range f.lines {
+		if text, ok := continuation(line); ok && going != nil {
+			*going = joinSentence(*going, text)
+			continue
+		}
+		going = nil
 		trimmed := strings.TrimSpace(line)
 		switch {
 		case strings.HasPrefix(trimmed, markBegin):
@@ -142,8 +155,10 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 			ex := exercises[f.regions[open].id]
 			if text, ok := strings.CutPrefix(trimmed, markHint); ok {
 				ex.Hint = joinSentence(ex.Hint, text)
+				going = &ex.Hint
 			} else {
 				ex.Deeper = joinSentence(ex.Deeper, strings.TrimPrefix(trimmed, markDeeper))
+				going = &ex.Deeper
 			}
 		case strings.HasPrefix(trimmed, markTrack):
 			if open < 0 || exercises[f.regions[open].id].Line != f.regions[open].begin+1 || exercises[f.regions[open].id].File != f.name {
@@ -172,6 +187,46 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 		return f, fmt.Errorf("%s: exercise %d is never closed with exercise:end", path, f.regions[open].id)
 	}
 	return f, nil
+}
+
+// continuation returns the text of a line that would continue a hint: a
+// comment indented past "// ". Only right below a hint line, or below
+// another continuation, is it one.
+func continuation(line string) (string, bool) {
+	rest, ok := strings.CutPrefix(strings.TrimSpace(line), "//  ")
+	return strings.TrimSpace(rest), ok
+}
+
+// markerLines says which lines are exercise markers, a hint's
+// continuation lines included: what the learner's copy and the solution
+// view leave out.
+func markerLines(lines []string) []bool {
+	marks := make([]bool, len(lines))
+	inHint := false
+	for i, line := range lines {
+		if _, ok := continuation(line); ok && inHint {
+			marks[i] = true
+			continue
+		}
+		t := strings.TrimSpace(line)
+		marks[i] = strings.HasPrefix(t, "// exercise:")
+		inHint = strings.HasPrefix(t, markHint) || strings.HasPrefix(t, markDeeper)
+	}
+	return marks
+}
+
+// WithoutMarkers drops the lines of text that are exercise markers,
+// continuation lines included.
+func WithoutMarkers(text string) string {
+	lines := strings.SplitAfter(text, "\n")
+	marks := markerLines(lines)
+	var b strings.Builder
+	for i, line := range lines {
+		if !marks[i] {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
 }
 
 func joinSentence(a, b string) string {

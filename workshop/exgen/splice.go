@@ -212,19 +212,13 @@ func ReferenceFuncs(src []byte, id int) ([]string, error) {
 		start, end := fset.Position(fn.Pos()).Offset, fset.Position(fn.End()).Offset
 		text := string(src[start:end])
 		holds := false
-		var keep []string
 		for _, line := range strings.Split(text, "\n") {
-			t := strings.TrimSpace(line)
-			if t == begin || strings.HasPrefix(t, begin+" ") {
+			if t := strings.TrimSpace(line); t == begin || strings.HasPrefix(t, begin+" ") {
 				holds = true
 			}
-			if strings.HasPrefix(t, "// exercise:") {
-				continue
-			}
-			keep = append(keep, line)
 		}
 		if holds {
-			out = append(out, strings.Join(keep, "\n"))
+			out = append(out, WithoutMarkers(text))
 		}
 	}
 	return out, nil

@@ -124,24 +124,13 @@ func (m Mutant) ApplyTo(files map[string][]byte) error {
 			return fmt.Errorf("mutant %s: the copy has no %s", m.Name, path)
 		}
 		// The copy has no exercise markers: neither may the edit.
-		find, replace := withoutMarkers(e.Find), withoutMarkers(e.Replace)
+		find, replace := exgen.WithoutMarkers(e.Find), exgen.WithoutMarkers(e.Replace)
 		if n := strings.Count(string(src), find); n != 1 {
 			return fmt.Errorf("mutant %s: the text to find occurs %d times in %s, want exactly once", m.Name, n, path)
 		}
 		files[path] = []byte(strings.Replace(string(src), find, replace, 1))
 	}
 	return nil
-}
-
-// withoutMarkers drops the lines of text that are exercise markers.
-func withoutMarkers(text string) string {
-	var keep []string
-	for _, line := range strings.SplitAfter(text, "\n") {
-		if !strings.HasPrefix(strings.TrimSpace(line), "// exercise:") {
-			keep = append(keep, line)
-		}
-	}
-	return strings.Join(keep, "")
 }
 
 // Apply returns the mutated content of every file the mutant touches,

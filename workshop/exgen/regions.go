@@ -115,7 +115,7 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 	}
 	where := func(i int) string { return fmt.Sprintf("%s:%d", path, i+1) }
 
-	open := -1         // index into f.regions of the region being read, or -1
+	open := -1        // index into f.regions of the region being read, or -1
 	var going *string // the hint that a continuation line would go on, or nil
 	for i, line := range f.lines {
 		if text, ok := continuation(line); ok && going != nil {

@@ -45,8 +45,15 @@ func newBackoff() *backoff {
 // next returns the wait before the next attempt.
 func (b *backoff) next() time.Duration {
 	// exercise:begin 7 Back off between attempts, and pick a watch timeout
-	// exercise:hint next returns the current wait with up to 100% jitter added (backoffJitter), then doubles the wait for next time (backoffFactor) until it reaches backoffCap; after backoffReset without a call the wait starts again from backoffInitial. watchTimeout picks a random number of seconds between minWatchTimeout and maxWatchTimeout, so that many clients do not all reconnect at once.
-	// exercise:deeper The jitter is added to the returned wait, not stored: the base doubles from the base. Once capped, stop doubling (the capped flag), so jitter stays around the cap. Take the lock: the Reflector's loop and its watch both back off. The reset is measured from the last reset, with time.Now (fake time in the scenarios).
+	// exercise:hint next returns the current wait with up to 100% jitter added (backoffJitter),
+	//   then doubles the wait for next time (backoffFactor) until it reaches backoffCap; after
+	//   backoffReset without a call the wait starts again from backoffInitial. watchTimeout picks a
+	//   random number of seconds between minWatchTimeout and maxWatchTimeout, so that many clients
+	//   do not all reconnect at once.
+	// exercise:deeper The jitter is added to the returned wait, not stored: the base doubles from
+	//   the base. Once capped, stop doubling (the capped flag), so jitter stays around the cap.
+	//   Take the lock: the Reflector's loop and its watch both back off. The reset is measured from
+	//   the last reset, with time.Now (fake time in the scenarios).
 	// exercise:track deep
 	b.mu.Lock()
 	defer b.mu.Unlock()

@@ -75,8 +75,22 @@ var _ ListerWatcher = (*Client)(nil)
 // options are left out, as client-go's parameter codec does.
 func query(opts metav1.ListOptions) url.Values {
 	// exercise:begin 3 Ask the server: the query string, the request, and its errors
-	// exercise:hint query turns ListOptions into URL parameters, setting only those that are not zero (labelSelector, fieldSelector, watch, allowWatchBookmarks, resourceVersion, resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents). get sends a GET for Base+Path with that query and Accept: application/json; a GET that fails on the way (transient says which failures) or gets a 429 or 5xx with a Retry-After header is sent again, up to maxRetries times; any other non-2xx answer becomes an error. responseError turns the body into a StatusError: the server's Status when the body is one, else a generic one for the code.
-	// exercise:deeper retryAfter: a failure on the way waits transientRetry (1s), a Retry-After header is whole seconds (strconv.Atoi), a 5xx without one is final. Close the body of an answer you send again, and stop waiting when ctx ends. listTransient is utilnet.IsConnectionReset, IsProbableEOF or IsHTTP2ConnectionLost. Read at most 1 MiB of an error body (io.LimitReader) and close it. A Status without a code gets the HTTP code. The generic error is apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "", ...), whose ErrStatus you wrap in your StatusError. url.Values.Encode sorts the keys, which is why the request lines in the scenarios are sorted.
+	// exercise:hint query turns ListOptions into URL parameters, setting only those that are not
+	//   zero (labelSelector, fieldSelector, watch, allowWatchBookmarks, resourceVersion,
+	//   resourceVersionMatch, timeoutSeconds, limit, continue, sendInitialEvents). get sends a GET
+	//   for Base+Path with that query and Accept: application/json; a GET that fails on the way
+	//   (transient says which failures) or gets a 429 or 5xx with a Retry-After header is sent
+	//   again, up to maxRetries times; any other non-2xx answer becomes an error. responseError
+	//   turns the body into a StatusError: the server's Status when the body is one, else a generic
+	//   one for the code.
+	// exercise:deeper retryAfter: a failure on the way waits transientRetry (1s), a Retry-After
+	//   header is whole seconds (strconv.Atoi), a 5xx without one is final. Close the body of an
+	//   answer you send again, and stop waiting when ctx ends. listTransient is
+	//   utilnet.IsConnectionReset, IsProbableEOF or IsHTTP2ConnectionLost. Read at most 1 MiB of an
+	//   error body (io.LimitReader) and close it. A Status without a code gets the HTTP code. The
+	//   generic error is apierrors.NewGenericServerResponse(code, "get", c.groupResource(), "",
+	//   ...), whose ErrStatus you wrap in your StatusError. url.Values.Encode sorts the keys, which
+	//   is why the request lines in the scenarios are sorted.
 	// exercise:track deep
 	q := url.Values{}
 	if opts.LabelSelector != "" {
@@ -230,8 +244,17 @@ func (c *Client) groupResource() schema.GroupResource {
 // List reads one page.
 func (c *Client) List(ctx context.Context, opts metav1.ListOptions) (*List, error) {
 	// exercise:begin 4 Decode a LIST as a stream
-	// exercise:hint List sends the request (watch off) and decodes the body as it arrives, token by token with a json.Decoder: the list's apiVersion, kind and metadata (resourceVersion, continue, remainingItemCount), and its items array one element at a time; other fields are skipped. Typed items are decoded straight into objects of the client's Kind; unstructured ones are kept as raw JSON and decoded at the end. A body that is not a JSON object is an error, and List wraps every decode error as "unable to decode list response: ...".
-	// exercise:deeper Unstructured items wait until the whole list is read because they may need the list's kind, which can come after items: decode them then with decodeUnstructured(raw, itemKind(apiVersion, kind)). "items": null is an empty list. A typed item keeps no apiVersion/kind (set an empty GroupVersionKind). expectDelim reads one token and checks it is the delimiter you want. Close the body.
+	// exercise:hint List sends the request (watch off) and decodes the body as it arrives, token by
+	//   token with a json.Decoder: the list's apiVersion, kind and metadata (resourceVersion,
+	//   continue, remainingItemCount), and its items array one element at a time; other fields are
+	//   skipped. Typed items are decoded straight into objects of the client's Kind; unstructured
+	//   ones are kept as raw JSON and decoded at the end. A body that is not a JSON object is an
+	//   error, and List wraps every decode error as "unable to decode list response: ...".
+	// exercise:deeper Unstructured items wait until the whole list is read because they may need
+	//   the list's kind, which can come after items: decode them then with decodeUnstructured(raw,
+	//   itemKind(apiVersion, kind)). "items": null is an empty list. A typed item keeps no
+	//   apiVersion/kind (set an empty GroupVersionKind). expectDelim reads one token and checks it
+	//   is the delimiter you want. Close the body.
 	// exercise:track deep
 	opts.Watch = false
 	resp, err := c.get(ctx, opts, listTransient)
@@ -349,8 +372,18 @@ func expectDelim(dec *json.Decoder, want json.Delim) error {
 // response open, writing one frame per event.
 func (c *Client) Watch(ctx context.Context, opts metav1.ListOptions) (Watcher, error) {
 	// exercise:begin 6 A watch: one goroutine turns frames into events
-	// exercise:hint Watch sends the request with watch=true on a context of its own and starts receive, which decodes frames and sends each event on result until the stream ends, an error event is sent, or Stop is called. Stop closes done, cancels the request and closes the body, once. A stream that ends the quiet way (quietEnd: EOF, a cut frame, a reset or closed connection, a timeout) just closes result; any other failure is sent as an Error event first. A WATCH that fails on the way until its retries run out (watchTransient) returns a watch that has already ended, not an error.
-	// exercise:deeper receive must never block on a send once Stop was called: select on result and done. It closes result last (defers run in reverse: Stop, then close(result)). A decode failure after our own Stop is not an error. A panic while decoding is caught and sent as an Error event carrying a GoroutinePanic; repanic raises it again on the Reflector's goroutine.
+	// exercise:hint Watch sends the request with watch=true on a context of its own and starts
+	//   receive, which decodes frames and sends each event on result until the stream ends, an
+	//   error event is sent, or Stop is called. Stop closes done, cancels the request and closes
+	//   the body, once. A stream that ends the quiet way (quietEnd: EOF, a cut frame, a reset or
+	//   closed connection, a timeout) just closes result; any other failure is sent as an Error
+	//   event first. A WATCH that fails on the way until its retries run out (watchTransient)
+	//   returns a watch that has already ended, not an error.
+	// exercise:deeper receive must never block on a send once Stop was called: select on result and
+	//   done. It closes result last (defers run in reverse: Stop, then close(result)). A decode
+	//   failure after our own Stop is not an error. A panic while decoding is caught and sent as an
+	//   Error event carrying a GoroutinePanic; repanic raises it again on the Reflector's
+	//   goroutine.
 	// exercise:track deep
 	opts.Watch = true
 	ctx, cancel := context.WithCancel(ctx)

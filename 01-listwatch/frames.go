@@ -99,8 +99,12 @@ func NewFrameDecoder(r io.Reader, kind Kind) *FrameDecoder {
 // *DecodeError, and the stream cannot be read further.
 func (d *FrameDecoder) Next() (Event, error) {
 	// exercise:begin 2 Decode one watch frame
-	// exercise:hint Read one {"type","object"} value with d.dec, then turn it into an Event; an ERROR frame becomes a *StatusError.
-	// exercise:deeper d.dec.Decode(&f) into a frame; pass io.EOF and io.ErrUnexpectedEOF through, wrap any other error in &DecodeError{}; reject a missing object and unknown types with fmt.Errorf("got invalid watch event type: %v", f.Type); decode ERROR objects with decodeStatus and the rest with d.kind.Decode.
+	// exercise:hint Read one {"type","object"} value with d.dec, then turn it into an Event; an
+	//   ERROR frame becomes a *StatusError.
+	// exercise:deeper d.dec.Decode(&f) into a frame; pass io.EOF and io.ErrUnexpectedEOF through,
+	//   wrap any other error in &DecodeError{}; reject a missing object and unknown types with
+	//   fmt.Errorf("got invalid watch event type: %v", f.Type); decode ERROR objects with
+	//   decodeStatus and the rest with d.kind.Decode.
 	var f frame
 	if err := d.dec.Decode(&f); err != nil {
 		if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
@@ -135,8 +139,16 @@ func (d *FrameDecoder) Next() (Event, error) {
 // carry it.
 func decodeStatus(raw []byte) (metav1.Status, error) {
 	// exercise:begin 1 Decode an object: the typed kind, or unstructured
-	// exercise:hint A Kind with a constructor decodes JSON into a fresh typed object, and falls back to unstructured when the JSON says it is another kind; a Kind without one always decodes unstructured. decodeUnstructured decodes into a map (numbers as json.Number), turns numbers into int64 where they fit and float64 otherwise, and refuses null and objects without a kind (unless a fallback kind from the list fills it in). itemKind is a list's kind without its List suffix; decodeStatus decodes a metav1.Status.
-	// exercise:deeper A typed object keeps no apiVersion/kind after decoding (set an empty GroupVersionKind), as client-go's typed decoding does. Use a json.Decoder with UseNumber, or large integers lose precision as float64. numbers walks maps and slices recursively and rewrites in place. decodeStatus refuses a body whose kind is not Status.
+	// exercise:hint A Kind with a constructor decodes JSON into a fresh typed object, and falls
+	//   back to unstructured when the JSON says it is another kind; a Kind without one always
+	//   decodes unstructured. decodeUnstructured decodes into a map (numbers as json.Number), turns
+	//   numbers into int64 where they fit and float64 otherwise, and refuses null and objects
+	//   without a kind (unless a fallback kind from the list fills it in). itemKind is a list's
+	//   kind without its List suffix; decodeStatus decodes a metav1.Status.
+	// exercise:deeper A typed object keeps no apiVersion/kind after decoding (set an empty
+	//   GroupVersionKind), as client-go's typed decoding does. Use a json.Decoder with UseNumber,
+	//   or large integers lose precision as float64. numbers walks maps and slices recursively and
+	//   rewrites in place. decodeStatus refuses a body whose kind is not Status.
 	// exercise:track deep
 	var st metav1.Status
 	if err := json.Unmarshal(raw, &st); err != nil {

@@ -30,8 +30,11 @@ const DefaultPageSize = 500
 // client-go: tools/pager/pager.go (ListPager.List)
 func ListAll(ctx context.Context, lw ListerWatcher, opts metav1.ListOptions, pageSize int64) (list *List, paginated bool, err error) {
 	// exercise:begin 5 Read a whole LIST, page by page
-	// exercise:hint Ask for pageSize objects, then follow each page's Continue until it is empty; the result keeps the first page's resource version.
-	// exercise:deeper Later pages set Continue and clear ResourceVersion and ResourceVersionMatch. If a later page fails with apierrors.IsResourceExpired, retry once with Limit 0, no Continue, and the original ResourceVersion and match.
+	// exercise:hint Ask for pageSize objects, then follow each page's Continue until it is empty;
+	//   the result keeps the first page's resource version.
+	// exercise:deeper Later pages set Continue and clear ResourceVersion and ResourceVersionMatch.
+	//   If a later page fails with apierrors.IsResourceExpired, retry once with Limit 0, no
+	//   Continue, and the original ResourceVersion and match.
 	if opts.Limit == 0 {
 		opts.Limit = pageSize
 	}

@@ -101,8 +101,17 @@ type Reflector struct {
 // is an example object (&v1.Pod{}), or nil to take anything.
 func NewReflector(lw ListerWatcher, expectedType runtime.Object, store ReflectorStore, opts ReflectorOptions) *Reflector {
 	// exercise:begin 8 Which version to list from, and in which pages
-	// exercise:hint NewReflector stores its options, names itself, and records the expected type (and, for unstructured, the expected group/version/kind). relistResourceVersion is "0" for the first list (any version the server has cached), the last synced version after that, and "" (the newest: a consistent read, which kube-apiserver serves from its watch cache once that has caught up with etcd) once the last one proved unavailable. pageSize: the caller's, or 500 when the first list came back paged, none when listing from a specific version, 500 otherwise.
-	// exercise:deeper Guard lastSyncRV and rvUnavailable with the RWMutex: LastSyncResourceVersion is read from other goroutines. An expired version is a 410 Gone or the Expired reason. A version too large is a 504 Timeout with the ResourceVersionTooLarge cause (or the old message "Too large resource version"), and is treated like an expired one.
+	// exercise:hint NewReflector stores its options, names itself, and records the expected type
+	//   (and, for unstructured, the expected group/version/kind). relistResourceVersion is "0" for
+	//   the first list (any version the server has cached), the last synced version after that, and
+	//   "" (the newest: a consistent read, which kube-apiserver serves from its watch cache once
+	//   that has caught up with etcd) once the last one proved unavailable. pageSize: the caller's,
+	//   or 500 when the first list came back paged, none when listing from a specific version, 500
+	//   otherwise.
+	// exercise:deeper Guard lastSyncRV and rvUnavailable with the RWMutex: LastSyncResourceVersion
+	//   is read from other goroutines. An expired version is a 410 Gone or the Expired reason. A
+	//   version too large is a 504 Timeout with the ResourceVersionTooLarge cause (or the old
+	//   message "Too large resource version"), and is treated like an expired one.
 	// exercise:track deep
 	r := &Reflector{
 		name: opts.Name, store: store, lw: lw, resync: opts.ResyncPeriod,
@@ -167,8 +176,15 @@ func (r *Reflector) setRVUnavailable(v bool) {
 // client-go: tools/cache/reflector.go (Reflector.RunWithContext)
 func (r *Reflector) Run(ctx context.Context) {
 	// exercise:begin 9 The Reflector's loop: list and watch, back off, again
-	// exercise:hint Run calls ListAndWatch until ctx ends, reporting its error through handleError (the WatchErrorHandler, or a log line) and waiting backoff.next() between rounds. ListAndWatch opens the initial list: a WatchList stream when enabled (falling back to a LIST if it fails), else a LIST; then it watches, with resync, until the watch ends.
-	// exercise:deeper Wait on a timer and ctx together, and stop the timer when ctx wins. A WatchList that returns no watcher and no error means stop. A panic from the watch's goroutine (repanic) must reach Run's caller, not become a fallback. The wait happens after every round, successful or not: a watch that ends cleanly is reopened by ListAndWatch's own loop, not by Run.
+	// exercise:hint Run calls ListAndWatch until ctx ends, reporting its error through handleError
+	//   (the WatchErrorHandler, or a log line) and waiting backoff.next() between rounds.
+	//   ListAndWatch opens the initial list: a WatchList stream when enabled (falling back to a
+	//   LIST if it fails), else a LIST; then it watches, with resync, until the watch ends.
+	// exercise:deeper Wait on a timer and ctx together, and stop the timer when ctx wins. A
+	//   WatchList that returns no watcher and no error means stop. A panic from the watch's
+	//   goroutine (repanic) must reach Run's caller, not become a fallback. The wait happens after
+	//   every round, successful or not: a watch that ends cleanly is reopened by ListAndWatch's own
+	//   loop, not by Run.
 	// exercise:track deep
 	for {
 		if ctx.Err() != nil {
@@ -250,8 +266,12 @@ func (r *Reflector) relistResourceVersion() string {
 // list reads the whole collection and replaces the store with it.
 func (r *Reflector) list(ctx context.Context) error {
 	// exercise:begin 10 List, and list again when the version is gone
-	// exercise:hint LIST from relistResourceVersion; if the server says that version expired (410) or is too new, mark it unavailable and list again at once from "".
-	// exercise:deeper Page with r.pageSize(rv). Retry when isExpiredError or isTooLargeResourceVersionError; wrap a failure as fmt.Errorf("failed to list %v: %w", r.typeDescription, err). On success clear the flag, Replace the store with the items at the list's resource version, then set lastSyncRV.
+	// exercise:hint LIST from relistResourceVersion; if the server says that version expired (410)
+	//   or is too new, mark it unavailable and list again at once from "".
+	// exercise:deeper Page with r.pageSize(rv). Retry when isExpiredError or
+	//   isTooLargeResourceVersionError; wrap a failure as fmt.Errorf("failed to list %v: %w",
+	//   r.typeDescription, err). On success clear the flag, Replace the store with the items at the
+	//   list's resource version, then set lastSyncRV.
 	rv := r.relistResourceVersion()
 	pageSize := r.pageSize(rv)
 	list, paginated, err := ListAll(ctx, r.lw, metav1.ListOptions{ResourceVersion: rv}, pageSize)

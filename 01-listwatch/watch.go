@@ -40,8 +40,16 @@ func (e *VeryShortWatchError) Error() string {
 // client-go: tools/cache/reflector.go (Reflector.watchWithResync)
 func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 	// exercise:begin 11 Keep watching: reopen from the last version, and know when to stop
-	// exercise:hint watch opens a watch from the last synced version (with a random timeout and bookmarks) when it has none, runs handleWatch on it, and when the watch ends cleanly opens the next one; the version advances with each event. A refused connection or a 429 backs off and tries again; an expired version or any other error ends the watch, so ListAndWatch returns and the Reflector relists. accept drops events of the wrong type or kind, tables, and objects without metadata. watchWithResync runs the resync beside the watch.
-	// exercise:deeper After a list from version 0 (any cached version), do not move lastSyncRV until the watch is past its initial events: fromStart is false when the watch started from "" or "0". sleep waits on a timer or ctx and says which. Stop the watch you opened when you return. Wait for the resync goroutine before returning (cancel, then wg.Wait).
+	// exercise:hint watch opens a watch from the last synced version (with a random timeout and
+	//   bookmarks) when it has none, runs handleWatch on it, and when the watch ends cleanly opens
+	//   the next one; the version advances with each event. A refused connection or a 429 backs off
+	//   and tries again; an expired version or any other error ends the watch, so ListAndWatch
+	//   returns and the Reflector relists. accept drops events of the wrong type or kind, tables,
+	//   and objects without metadata. watchWithResync runs the resync beside the watch.
+	// exercise:deeper After a list from version 0 (any cached version), do not move lastSyncRV
+	//   until the watch is past its initial events: fromStart is false when the watch started from
+	//   "" or "0". sleep waits on a timer or ctx and says which. Stop the watch you opened when you
+	//   return. Wait for the resync goroutine before returning (cancel, then wg.Wait).
 	// exercise:track deep
 	resyncErr := make(chan error, 1)
 	resyncCtx, cancel := context.WithCancel(ctx)
@@ -64,8 +72,12 @@ func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 // client-go: tools/cache/reflector.go (Reflector.startResync)
 func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
 	// exercise:begin 13 Resync on a timer beside the watch
-	// exercise:hint startResync waits one resync period, then, when ShouldResync is unset or says yes, calls the store's Resync, and starts the period again; it stops when ctx ends. A Resync that fails sends its error on errc, which ends the watch, and stops.
-	// exercise:deeper A new timer every round, stopped when ctx wins. errc has room for one error, so the send never blocks. The period restarts with every ListAndWatch, because the goroutine is started anew with every watch.
+	// exercise:hint startResync waits one resync period, then, when ShouldResync is unset or says
+	//   yes, calls the store's Resync, and starts the period again; it stops when ctx ends. A
+	//   Resync that fails sends its error on errc, which ends the watch, and stops.
+	// exercise:deeper A new timer every round, stopped when ctx wins. errc has room for one error,
+	//   so the send never blocks. The period restarts with every ListAndWatch, because the
+	//   goroutine is started anew with every watch.
 	// exercise:track deep
 	for {
 		t := time.NewTimer(r.resync)
@@ -192,8 +204,13 @@ func isWatchErrorRetriable(err error) bool {
 func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher, store ReflectorStore,
 	exitOnInitialEventsEnd bool, setRV func(rv string, pastInitial bool), errc <-chan error) (initialEventsEnd bool, err error) {
 	// exercise:begin 12 Apply a watch's events to the store
-	// exercise:hint Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add, Update and Delete; an Error event ends the watch with its Err.
-	// exercise:deeper Skip objects r.accept refuses. Every event but ADDED sets pastInitial; a BOOKMARK goes to a BookmarkStore, and its k8s.io/initial-events-end annotation sets initialEventsEnd. Call setRV after each event. A stream that closes within a second with no events is a *VeryShortWatchError. Stop w on the way out, except when you return early at the end bookmark.
+	// exercise:hint Read events until the channel closes: ADDED, MODIFIED and DELETED go to Add,
+	//   Update and Delete; an Error event ends the watch with its Err.
+	// exercise:deeper Skip objects r.accept refuses. Every event but ADDED sets pastInitial; a
+	//   BOOKMARK goes to a BookmarkStore, and its k8s.io/initial-events-end annotation sets
+	//   initialEventsEnd. Call setRV after each event. A stream that closes within a second with no
+	//   events is a *VeryShortWatchError. Stop w on the way out, except when you return early at
+	//   the end bookmark.
 	logger := klog.FromContext(ctx)
 	pastInitial, count, stop := false, 0, true
 	defer func() {

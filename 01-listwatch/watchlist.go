@@ -43,8 +43,14 @@ func (r *Reflector) rewatchResourceVersion() string {
 // client-go: tools/cache/reflector.go (Reflector.watchList)
 func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 	// exercise:begin 14 Stream the initial list (WatchList)
-	// exercise:hint Open a watch with sendInitialEvents=true, collect its events in a temporary store until the initial-events-end bookmark, then Replace the real store with them and keep the watch.
-	// exercise:deeper Options: ResourceVersion r.rewatchResourceVersion(), ResourceVersionMatch NotOlderThan, SendInitialEvents true, AllowWatchBookmarks true, TimeoutSeconds watchTimeout(). Use r.handleWatch with exitOnInitialEventsEnd; the Replace version is the last non-ADDED event's. Retry: isWatchErrorRetriable after a backoff; expired or too large with r.setRVUnavailable(true); otherwise return the error.
+	// exercise:hint Open a watch with sendInitialEvents=true, collect its events in a temporary
+	//   store until the initial-events-end bookmark, then Replace the real store with them and keep
+	//   the watch.
+	// exercise:deeper Options: ResourceVersion r.rewatchResourceVersion(), ResourceVersionMatch
+	//   NotOlderThan, SendInitialEvents true, AllowWatchBookmarks true, TimeoutSeconds
+	//   watchTimeout(). Use r.handleWatch with exitOnInitialEventsEnd; the Replace version is the
+	//   last non-ADDED event's. Retry: isWatchErrorRetriable after a backoff; expired or too large
+	//   with r.setRVUnavailable(true); otherwise return the error.
 	retriable := func(err error) bool {
 		if isWatchErrorRetriable(err) {
 			r.sleep(context.Background(), r.backoff.next())

@@ -167,8 +167,19 @@ func newSyncState() syncState { return syncState{synced: make(chan struct{})} }
 // initial list.
 func (s *syncState) markPopulated() {
 	// exercise:begin 1 Write a delta under its key, and know when the first list is out
-	// exercise:hint Two small machines. The sync state: the queue is populated by the first Replace or by any write before it; firstList records the count once; popped counts down; check closes the synced channel the moment both hold, and HasSynced reads it under the lock. The writes: KeyOf keys a Deltas by its newest object and a tombstone by its Key; Add, Update and Delete lock, mark the queue populated and queue one delta; queueActionLocked appends it to the key's list, folds a repeated deletion, and puts the key at the back of the line only if it was not waiting already, then wakes Pop.
-	// exercise:deeper A write before any Replace means there is no initial list: populated with a count of zero, synced at once; a later Replace must not start a new count. Closing a closed channel panics, so keep syncedClosed as the guard. Delete computes the key before it takes the lock and drops the deletion of a stranger (unheardOfLocked). dedupDeltas looks only at the last two deltas: only a new delta can create a duplicate. An empty Deltas has no newest object: KeyError wrapping ErrZeroLengthDeltasObject.
+	// exercise:hint Two small machines. The sync state: the queue is populated by the first Replace
+	//   or by any write before it; firstList records the count once; popped counts down; check
+	//   closes the synced channel the moment both hold, and HasSynced reads it under the lock. The
+	//   writes: KeyOf keys a Deltas by its newest object and a tombstone by its Key; Add, Update
+	//   and Delete lock, mark the queue populated and queue one delta; queueActionLocked appends it
+	//   to the key's list, folds a repeated deletion, and puts the key at the back of the line only
+	//   if it was not waiting already, then wakes Pop.
+	// exercise:deeper A write before any Replace means there is no initial list: populated with a
+	//   count of zero, synced at once; a later Replace must not start a new count. Closing a closed
+	//   channel panics, so keep syncedClosed as the guard. Delete computes the key before it takes
+	//   the lock and drops the deletion of a stranger (unheardOfLocked). dedupDeltas looks only at
+	//   the last two deltas: only a new delta can create a duplicate. An empty Deltas has no newest
+	//   object: KeyError wrapping ErrZeroLengthDeltasObject.
 	// exercise:track deep
 	s.populated = true
 	s.check()

@@ -144,8 +144,10 @@ func (f *DeltaFIFO) Delete(obj any) error {
 // unheardOfLocked reports whether a deletion of key can be dropped.
 func (f *DeltaFIFO) unheardOfLocked(key string) bool {
 	// exercise:begin 4 Drop the deletion of an object nobody has heard of
-	// exercise:hint You drop a deletion when the key has no queued deltas and KnownObjects does not hold it either. Without KnownObjects, only the queued deltas count.
-	// exercise:deeper Ask KnownObjects with GetByKey. If that lookup fails with an error, you do not know, so you keep the deletion.
+	// exercise:hint You drop a deletion when the key has no queued deltas and KnownObjects does not
+	//   hold it either. Without KnownObjects, only the queued deltas count.
+	// exercise:deeper Ask KnownObjects with GetByKey. If that lookup fails with an error, you do
+	//   not know, so you keep the deletion.
 	if _, queued := f.items[key]; queued {
 		return false
 	}
@@ -204,8 +206,10 @@ func dedupDeltas(d Deltas) Deltas {
 // client-go: tools/cache/delta_fifo.go (isDeletionDup)
 func isDeletionDup(older, newer *Delta) *Delta {
 	// exercise:begin 3 Fold a repeated deletion
-	// exercise:hint Only two Deleted deltas in a row are duplicates. You keep the older one, because it was seen first.
-	// exercise:deeper A tombstone (DeletedFinalStateUnknown) knows less than a real final state. When the older one is a tombstone, you keep the newer one instead.
+	// exercise:hint Only two Deleted deltas in a row are duplicates. You keep the older one,
+	//   because it was seen first.
+	// exercise:deeper A tombstone (DeletedFinalStateUnknown) knows less than a real final state.
+	//   When the older one is a tombstone, you keep the newer one instead.
 	if older.Type != Deleted || newer.Type != Deleted {
 		return nil
 	}
@@ -226,8 +230,12 @@ func (f *DeltaFIFO) Pop(process PopProcessFunc) (any, error) {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	// exercise:begin 2 Pop one key and its deltas
-	// exercise:hint You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when it is empty and closed. Then you take the head key, drop it from f.items, and call process with its Deltas.
-	// exercise:deeper isInInitialList is "not synced yet", read before this pop counts. The pop counts against the first list (f.sync.popped(1)) before process runs, and you return the Deltas with process's error.
+	// exercise:hint You wait on f.cond while the queue is empty, and return ErrFIFOClosed only when
+	//   it is empty and closed. Then you take the head key, drop it from f.items, and call process
+	//   with its Deltas.
+	// exercise:deeper isInInitialList is "not synced yet", read before this pop counts. The pop
+	//   counts against the first list (f.sync.popped(1)) before process runs, and you return the
+	//   Deltas with process's error.
 	for len(f.queue) == 0 {
 		if f.closed {
 			return nil, ErrFIFOClosed

@@ -18,8 +18,12 @@ func (f *DeltaFIFO) Replace(list []any, _ string) error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	// exercise:begin 5 Replace: queue the list, then tombstones for the missing
-	// exercise:hint You queue each listed object (Replaced or Sync), remembering its key. Then every key that is queued, or known to KnownObjects without queued deltas, but not listed, gets Deleted with a DeletedFinalStateUnknown.
-	// exercise:deeper A queued key's tombstone carries its newest queued object, unwrapped when that is itself a tombstone; a known key's carries KnownObjects.GetByKey's object, or nil. The first Replace sets the initial count: listed keys plus tombstones (f.sync.firstList).
+	// exercise:hint You queue each listed object (Replaced or Sync), remembering its key. Then
+	//   every key that is queued, or known to KnownObjects without queued deltas, but not listed,
+	//   gets Deleted with a DeletedFinalStateUnknown.
+	// exercise:deeper A queued key's tombstone carries its newest queued object, unwrapped when
+	//   that is itself a tombstone; a known key's carries KnownObjects.GetByKey's object, or nil.
+	//   The first Replace sets the initial count: listed keys plus tombstones (f.sync.firstList).
 	action := Sync
 	if f.emitDeltaTypeReplaced {
 		action = Replaced
@@ -85,8 +89,10 @@ func (f *DeltaFIFO) Resync() error {
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	// exercise:begin 6 Resync the known objects that are not queued
-	// exercise:hint For each key KnownObjects lists, you look the object up and queue it as Sync, unless its key already has queued deltas.
-	// exercise:deeper Skip a key whose lookup fails or finds nothing. Take the key from the object you got (f.KeyOf), not from the list.
+	// exercise:hint For each key KnownObjects lists, you look the object up and queue it as Sync,
+	//   unless its key already has queued deltas.
+	// exercise:deeper Skip a key whose lookup fails or finds nothing. Take the key from the object
+	//   you got (f.KeyOf), not from the list.
 	if f.knownObjects == nil {
 		return nil
 	}

@@ -24,8 +24,14 @@ func (f *RealFIFO) PopBatch(processBatch ProcessBatchFunc, processSingle PopProc
 	f.lock.Lock()
 	defer f.lock.Unlock()
 	// exercise:begin 10 Pop a batch of deltas for distinct keys
-	// exercise:hint You wait like Pop does, then take deltas from the head while they are batchable, for new keys, and within both the batch size and what is left of the initial list. A lone delta goes to processSingle as a Deltas of one; two or more go to processBatch.
-	// exercise:deeper Read isInInitialList before taking anything. A non-batchable head is taken alone. A delta whose key fails is taken, then the batch ends. The batch counts against the first list after processing (defer f.sync.popped(n)), and processing goes through f.processLocked.
+	// exercise:hint You wait like Pop does, then take deltas from the head while they are
+	//   batchable, for new keys, and within both the batch size and what is left of the initial
+	//   list. A lone delta goes to processSingle as a Deltas of one; two or more go to
+	//   processBatch.
+	// exercise:deeper Read isInInitialList before taking anything. A non-batchable head is taken
+	//   alone. A delta whose key fails is taken, then the batch ends. The batch counts against the
+	//   first list after processing (defer f.sync.popped(n)), and processing goes through
+	//   f.processLocked.
 	if err := f.waitLocked(); err != nil {
 		return err
 	}

@@ -77,9 +77,22 @@ type RealFIFO struct {
 // client-go: tools/cache/the_real_fifo.go (NewRealFIFOWithOptions)
 func NewRealFIFOWithOptions(opts RealFIFOOptions) *RealFIFO {
 	// exercise:begin 7 The RealFIFO's log: append every delta, pop the oldest
-	// exercise:hint The constructor refuses contradictory options with a "coding error: ..." panic (known objects are required without atomic events and forbidden with them; unlocking and bookmarks need atomic events) and sets up the condition variable on the lock. write marks the queue populated and appends one delta; appendLocked refuses an object without a key, appends and wakes the poppers. Pop waits for a delta (or ErrFIFOClosed on a closed, empty log), takes the oldest and hands it to process as a Deltas of one. keyOf understands a Deltas, a Delta and a tombstone.
-	// exercise:deeper The panics, checked in this order: "coding error: knownObjects must not be provided when AtomicEvents is true", "coding error: UnlockWhileProcessing must be false when AtomicEvents is false", "coding error: knownObjects must be provided when AtomicEvents is false", "coding error: EmitDeltaTypeBookmark must be false when AtomicEvents is false".
-	// exercise:deeper Clear the popped slot before reslicing so the collector can have the object. The pop counts against the first list only after process returns (defer f.sync.popped(1)), so HasSynced cannot turn true while the last initial delta is still being handled. processLocked drops the lock around process only with UnlockWhileProcessing and a log shorter than 2*batchSize.
+	// exercise:hint The constructor refuses contradictory options with a "coding error: ..." panic
+	//   (known objects are required without atomic events and forbidden with them; unlocking and
+	//   bookmarks need atomic events) and sets up the condition variable on the lock. write marks
+	//   the queue populated and appends one delta; appendLocked refuses an object without a key,
+	//   appends and wakes the poppers. Pop waits for a delta (or ErrFIFOClosed on a closed, empty
+	//   log), takes the oldest and hands it to process as a Deltas of one. keyOf understands a
+	//   Deltas, a Delta and a tombstone.
+	// exercise:deeper The panics, checked in this order: "coding error: knownObjects must not be
+	//   provided when AtomicEvents is true", "coding error: UnlockWhileProcessing must be false
+	//   when AtomicEvents is false", "coding error: knownObjects must be provided when AtomicEvents
+	//   is false", "coding error: EmitDeltaTypeBookmark must be false when AtomicEvents is false".
+	// exercise:deeper Clear the popped slot before reslicing so the collector can have the object.
+	//   The pop counts against the first list only after process returns (defer f.sync.popped(1)),
+	//   so HasSynced cannot turn true while the last initial delta is still being handled.
+	//   processLocked drops the lock around process only with UnlockWhileProcessing and a log
+	//   shorter than 2*batchSize.
 	// exercise:track deep
 	if opts.KeyFunction == nil {
 		opts.KeyFunction = indexer.MetaNamespaceKeyFunc

@@ -32,8 +32,14 @@ type BookmarkInfo struct {
 // client-go: tools/cache/the_real_fifo.go (RealFIFO.Replace)
 func (f *RealFIFO) Replace(list []any, rv string) error {
 	// exercise:begin 8 Relist, resync and bookmarks in the RealFIFO
-	// exercise:hint In atomic mode Replace appends one ReplacedAll delta carrying the list and its resource version, and Resync one SyncAll; otherwise Replace reconciles and Resync appends a Sync for each known object whose key is nowhere in the log. Bookmark appends a Bookmark delta only when the queue emits them. Replace makes the log as it stands the first list.
-	// exercise:deeper f.sync.firstList(len(f.items)) runs after the append, in both modes: the first list is everything in the log, not just the listed objects. A known key that has vanished by the time you ask (GetByKey says not exists) gets no Sync. Bookmark does not mark the queue populated, and it checks emitBookmarks before taking the lock.
+	// exercise:hint In atomic mode Replace appends one ReplacedAll delta carrying the list and its
+	//   resource version, and Resync one SyncAll; otherwise Replace reconciles and Resync appends a
+	//   Sync for each known object whose key is nowhere in the log. Bookmark appends a Bookmark
+	//   delta only when the queue emits them. Replace makes the log as it stands the first list.
+	// exercise:deeper f.sync.firstList(len(f.items)) runs after the append, in both modes: the
+	//   first list is everything in the log, not just the listed objects. A known key that has
+	//   vanished by the time you ask (GetByKey says not exists) gets no Sync. Bookmark does not
+	//   mark the queue populated, and it checks emitBookmarks before taking the lock.
 	// exercise:track deep
 	f.lock.Lock()
 	defer f.lock.Unlock()
@@ -66,8 +72,13 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 // client-go: tools/cache/the_real_fifo.go (reconcileReplacement)
 func (f *RealFIFO) reconcileLocked(list []any) error {
 	// exercise:begin 9 Reconcile a relist: tombstones first, then Replaced
-	// exercise:hint You key the whole list first, and stop with a KeyError before appending anything. Then you walk the log: each key that the list dropped, and whose last delta is not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never mentions get one. Then every listed object is appended as Replaced.
-	// exercise:deeper A log key's tombstone holds the object of its last delta; a known key's holds KnownObjects.GetByKey's object, or nil. Wrap append errors as fmt.Errorf("couldn't enqueue object: %w", err).
+	// exercise:hint You key the whole list first, and stop with a KeyError before appending
+	//   anything. Then you walk the log: each key that the list dropped, and whose last delta is
+	//   not Deleted, gets a tombstone. Then the known keys that the list dropped and the log never
+	//   mentions get one. Then every listed object is appended as Replaced.
+	// exercise:deeper A log key's tombstone holds the object of its last delta; a known key's holds
+	//   KnownObjects.GetByKey's object, or nil. Wrap append errors as fmt.Errorf("couldn't enqueue
+	//   object: %w", err).
 	listed := make(map[string]bool, len(list))
 	for _, obj := range list {
 		key, err := f.keyOf(obj)

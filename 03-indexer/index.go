@@ -43,8 +43,12 @@ const NamespaceIndex = "namespace"
 // client-go: tools/cache/index.go (MetaNamespaceIndexFunc)
 func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 	// exercise:begin 4 Index values: what an index function says, and the namespace index
-	// exercise:hint values runs the named index function on an object (a nil object has none) and panics with a clear message when it fails: a store that cannot index would serve wrong answers. MetaNamespaceIndexFunc indexes an object under its namespace.
-	// exercise:deeper The panic text is client-go's: unable to calculate an index entry for key %q on index %q: %v. MetaNamespaceIndexFunc wraps the meta.Accessor error as object has no meta: %v and returns a one-element slice.
+	// exercise:hint values runs the named index function on an object (a nil object has none) and
+	//   panics with a clear message when it fails: a store that cannot index would serve wrong
+	//   answers. MetaNamespaceIndexFunc indexes an object under its namespace.
+	// exercise:deeper The panic text is client-go's: unable to calculate an index entry for key %q
+	//   on index %q: %v. MetaNamespaceIndexFunc wraps the meta.Accessor error as object has no
+	//   meta: %v and returns a one-element slice.
 	// exercise:track deep
 	m, err := meta.Accessor(obj)
 	if err != nil {
@@ -84,8 +88,12 @@ func (s *storeIndex) update(key string, oldObj, newObj any) {
 // client-go: tools/cache/thread_safe_store.go (storeIndex.updateSingleIndex)
 func (s *storeIndex) updateOne(name, key string, oldObj, newObj any) {
 	// exercise:begin 5 Move index entries when an object changes
-	// exercise:hint Compute the values of oldObj and of newObj (nil means none). Take key out of every old value's set, removing sets that become empty, then put it into every new value's set.
-	// exercise:deeper Use s.values(name, key, obj) for the values, and s.indices[name] for the index (create it if it is missing). When both sides are the same single value there is nothing to move.
+	// exercise:hint Compute the values of oldObj and of newObj (nil means none). Take key out of
+	//   every old value's set, removing sets that become empty, then put it into every new value's
+	//   set.
+	// exercise:deeper Use s.values(name, key, obj) for the values, and s.indices[name] for the
+	//   index (create it if it is missing). When both sides are the same single value there is
+	//   nothing to move.
 	oldValues := s.values(name, key, oldObj)
 	newValues := s.values(name, key, newObj)
 	if len(oldValues) == 1 && len(newValues) == 1 && oldValues[0] == newValues[0] {
@@ -133,8 +141,13 @@ func (s *storeIndex) values(name, key string, obj any) []string {
 // client-go: tools/cache/thread_safe_store.go (storeIndex.getKeysByIndex)
 func (s *storeIndex) keysFor(name, value string) (keySet, error) {
 	// exercise:begin 6 Query an index: by object, by value, and its values
-	// exercise:hint Every query takes the read lock. ByIndex and IndexKeys look one value up; Index looks up every value the object itself has and returns the union; ListIndexFuncValues lists the values an index holds. Asking for an index that does not exist is an error, except for ListIndexFuncValues, which answers with nothing.
-	// exercise:deeper The error is Index with name %s does not exist. keysMatching runs the index function on the object: one value is one set, several are a union without duplicates. IndexKeys returns the keys in no particular order (callers sort).
+	// exercise:hint Every query takes the read lock. ByIndex and IndexKeys look one value up; Index
+	//   looks up every value the object itself has and returns the union; ListIndexFuncValues lists
+	//   the values an index holds. Asking for an index that does not exist is an error, except for
+	//   ListIndexFuncValues, which answers with nothing.
+	// exercise:deeper The error is Index with name %s does not exist. keysMatching runs the index
+	//   function on the object: one value is one set, several are a union without duplicates.
+	//   IndexKeys returns the keys in no particular order (callers sort).
 	// exercise:track deep
 	if s.indexers[name] == nil {
 		return nil, fmt.Errorf("Index with name %s does not exist", name)

@@ -66,8 +66,15 @@ func NewStore(keyFunc KeyFunc) Store {
 // object that could not be keyed.
 func (c *cache) key(obj any) (string, error) {
 	// exercise:begin 3 A keyed store under one lock, and the cache in front of it
-	// exercise:hint The cache computes each object's key (wrapping a failure as a KeyError) and makes one call to the thread-safe store. In store.go, writes (Update, Delete) take the write lock, move the key in every index (s.index.update with the old and the new object), store or drop the item and remember its resource version; reads take the read lock. Replace keys the whole list before it touches the store.
-	// exercise:deeper KeyError{Obj: obj, Err: err}. Update reads the old object before overwriting it: the index needs both. Delete of a missing key does nothing. noteRV keeps the version of the last write (meta.Accessor; no metadata, no change); a bookmark moves it without touching the items. Get returns (item, exists, err); GetByKey skips the key function.
+	// exercise:hint The cache computes each object's key (wrapping a failure as a KeyError) and
+	//   makes one call to the thread-safe store. In store.go, writes (Update, Delete) take the
+	//   write lock, move the key in every index (s.index.update with the old and the new object),
+	//   store or drop the item and remember its resource version; reads take the read lock. Replace
+	//   keys the whole list before it touches the store.
+	// exercise:deeper KeyError{Obj: obj, Err: err}. Update reads the old object before overwriting
+	//   it: the index needs both. Delete of a missing key does nothing. noteRV keeps the version of
+	//   the last write (meta.Accessor; no metadata, no change); a bookmark moves it without
+	//   touching the items. Get returns (item, exists, err); GetByKey skips the key function.
 	// exercise:track deep
 	key, err := c.keyFunc(obj)
 	if err != nil {

@@ -44,8 +44,12 @@ type ExplicitKey string
 // client-go: tools/cache/store.go (MetaNamespaceKeyFunc, ObjectToName)
 func MetaNamespaceKeyFunc(obj any) (string, error) {
 	// exercise:begin 1 Build an object's key
-	// exercise:hint An ExplicitKey is already a key. Anything else is read through meta.Accessor: "namespace/name", or just "name" when the namespace is empty. DeletionHandlingMetaNamespaceKeyFunc returns a tombstone's (DeletedFinalStateUnknown) key as it is and hands anything else to MetaNamespaceKeyFunc.
-	// exercise:deeper meta.Accessor(obj) fails for values without metadata, such as a plain string; wrap its error as fmt.Errorf("object has no meta: %v", err).
+	// exercise:hint An ExplicitKey is already a key. Anything else is read through meta.Accessor:
+	//   "namespace/name", or just "name" when the namespace is empty.
+	//   DeletionHandlingMetaNamespaceKeyFunc returns a tombstone's (DeletedFinalStateUnknown) key
+	//   as it is and hands anything else to MetaNamespaceKeyFunc.
+	// exercise:deeper meta.Accessor(obj) fails for values without metadata, such as a plain string;
+	//   wrap its error as fmt.Errorf("object has no meta: %v", err).
 	if key, ok := obj.(ExplicitKey); ok {
 		return string(key), nil
 	}
@@ -67,8 +71,10 @@ func MetaNamespaceKeyFunc(obj any) (string, error) {
 // client-go: tools/cache/store.go (SplitMetaNamespaceKey)
 func SplitMetaNamespaceKey(key string) (namespace, name string, err error) {
 	// exercise:begin 2 Split a key back into namespace and name
-	// exercise:hint Split on every "/": one part is a cluster-scoped name, two parts are namespace and name, and anything else is an error.
-	// exercise:deeper The error text is fmt.Errorf("unexpected key format: %q", key). Note that "" and "/x" are not errors.
+	// exercise:hint Split on every "/": one part is a cluster-scoped name, two parts are namespace
+	//   and name, and anything else is an error.
+	// exercise:deeper The error text is fmt.Errorf("unexpected key format: %q", key). Note that ""
+	//   and "/x" are not errors.
 	parts := strings.Split(key, "/")
 	switch len(parts) {
 	case 1:

@@ -29,8 +29,13 @@ func NewLister[T runtime.Object](indexer Indexer, resource schema.GroupResource)
 // Namespace narrows the lister to one namespace.
 func (l Lister[T]) Namespace(namespace string) Lister[T] {
 	// exercise:begin 8 List through a lister: namespace, selector and the index
-	// exercise:hint List matches labels against the selector over the candidates: every object, or, for a namespaced lister with a namespace index, only that namespace's objects. labels.Nothing() matches none; an empty selector matches all.
-	// exercise:deeper candidates uses indexer.ByIndex(NamespaceIndex, namespace) when the namespace is set and the index exists, and List() otherwise; List still checks the namespace, because without the index every object comes back. An object without metadata ends the listing with an error and what was listed so far.
+	// exercise:hint List matches labels against the selector over the candidates: every object, or,
+	//   for a namespaced lister with a namespace index, only that namespace's objects.
+	//   labels.Nothing() matches none; an empty selector matches all.
+	// exercise:deeper candidates uses indexer.ByIndex(NamespaceIndex, namespace) when the namespace
+	//   is set and the index exists, and List() otherwise; List still checks the namespace, because
+	//   without the index every object comes back. An object without metadata ends the listing with
+	//   an error and what was listed so far.
 	// exercise:track deep
 	l.namespace = namespace
 	return l
@@ -86,8 +91,11 @@ func (l Lister[T]) candidates() []any {
 // client-go: listers/generic_helpers.go (ResourceIndexer.Get)
 func (l Lister[T]) Get(name string) (T, error) {
 	// exercise:begin 7 Get an object through a lister
-	// exercise:hint The key is "namespace/name", or just "name" when the lister has no namespace. Look it up with GetByKey; when it is missing, return the API's NotFound error for l.resource and name.
-	// exercise:deeper errors.NewNotFound(l.resource, name) is the error client-go's listers return. On success, convert with obj.(T).
+	// exercise:hint The key is "namespace/name", or just "name" when the lister has no namespace.
+	//   Look it up with GetByKey; when it is missing, return the API's NotFound error for
+	//   l.resource and name.
+	// exercise:deeper errors.NewNotFound(l.resource, name) is the error client-go's listers return.
+	//   On success, convert with obj.(T).
 	var zero T
 	key := name
 	if l.namespace != "" {

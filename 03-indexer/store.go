@@ -129,8 +129,11 @@ func (s *ThreadSafeStore) ListKeys() []string {
 // list is gone. The store takes ownership of items.
 func (s *ThreadSafeStore) Replace(items map[string]any, rv string) {
 	// exercise:begin 9 Replace everything and rebuild the indexes
-	// exercise:hint Under the write lock, take items as the new content and remember rv. The old indexes describe objects that may be gone: start every index afresh and index each new item.
-	// exercise:deeper s.index.indices = Indices{} drops every built index but keeps the index functions; s.index.update(key, nil, obj) indexes one item.
+	// exercise:hint Under the write lock, take items as the new content and remember rv. The old
+	//   indexes describe objects that may be gone: start every index afresh and index each new
+	//   item.
+	// exercise:deeper s.index.indices = Indices{} drops every built index but keeps the index
+	//   functions; s.index.update(key, nil, obj) indexes one item.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.items = items
@@ -222,8 +225,11 @@ func (s *ThreadSafeStore) GetIndexers() Indexers {
 // replacing an index function would leave its index built by the old one.
 func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
 	// exercise:begin 10 Add an index to a store that already has objects
-	// exercise:hint First refuse any name that already exists, with the error "indexer conflict: map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored object under each new index only.
-	// exercise:deeper conflictError(names) formats the error for you. s.index.updateOne(name, key, nil, obj) indexes one object under one index.
+	// exercise:hint First refuse any name that already exists, with the error "indexer conflict:
+	//   map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored
+	//   object under each new index only.
+	// exercise:deeper conflictError(names) formats the error for you. s.index.updateOne(name, key,
+	//   nil, obj) indexes one object under one index.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var clash []string

@@ -30,8 +30,10 @@ func NewRingBuffer(initialSize int) *RingBuffer {
 // Write appends item, doubling the storage first if it is full.
 func (r *RingBuffer) Write(item any) {
 	// exercise:begin 1 Grow a ring buffer instead of blocking
-	// exercise:hint When the ring is full, move its items in order into storage twice as big (16 if it had none), then put the new item after the last one.
-	// exercise:deeper The oldest item is at data[beg]; the next free slot is (beg+readable) modulo the capacity. After growing, copy the items starting at index 0 and set beg to 0.
+	// exercise:hint When the ring is full, move its items in order into storage twice as big (16 if
+	//   it had none), then put the new item after the last one.
+	// exercise:deeper The oldest item is at data[beg]; the next free slot is (beg+readable) modulo
+	//   the capacity. After growing, copy the items starting at index 0 and set beg to 0.
 	if r.readable == len(r.data) {
 		size := 2 * len(r.data)
 		if size == 0 {

@@ -30,8 +30,14 @@ func (c *controller) run(ctx context.Context) {
 	// reported, not fatal: the informer stops instead of the process.
 	defer utilruntime.HandleCrashWithContext(ctx)
 	// exercise:begin 7 The process loop: pop until the queue closes
-	// exercise:hint run starts the Reflector, and a goroutine that closes the queue when ctx ends, then runs processLoop (again after a second if it ever returns early) until ctx ends, and waits for both goroutines. processLoop pops until ctx ends or the queue reports ErrFIFOClosed. pop uses PopBatch when the queue can batch and a batch handler is set, Pop otherwise.
-	// exercise:deeper Closing the queue is what wakes a Pop blocked on an empty queue: without that goroutine, a stopped informer never returns from Run. Other errors from Pop (a handler's) do not end the loop. wait.UntilWithContext gives the one-second restart.
+	// exercise:hint run starts the Reflector, and a goroutine that closes the queue when ctx ends,
+	//   then runs processLoop (again after a second if it ever returns early) until ctx ends, and
+	//   waits for both goroutines. processLoop pops until ctx ends or the queue reports
+	//   ErrFIFOClosed. pop uses PopBatch when the queue can batch and a batch handler is set, Pop
+	//   otherwise.
+	// exercise:deeper Closing the queue is what wakes a Pop blocked on an empty queue: without that
+	//   goroutine, a stopped informer never returns from Run. Other errors from Pop (a handler's)
+	//   do not end the loop. wait.UntilWithContext gives the one-second restart.
 	// exercise:track deep
 	var wg wait.Group
 	defer wg.Wait()

@@ -68,8 +68,18 @@ type FactoryOption func(*SharedInformerFactory)
 // WithCustomResyncConfig sets the resync period of some types.
 func WithCustomResyncConfig(resync map[runtime.Object]time.Duration) FactoryOption {
 	// exercise:begin 16 The factory: one informer per type, started and waited for together
-	// exercise:hint InformerFor returns the informer already made for the object's type, or makes one with the type's resync period (custom or the default) and the factory's scope (namespace and ListOptions tweak), and sets the factory's transform. StartWithContext runs every informer not started yet, each on its own goroutine, unless the factory is shutting down. WaitForCacheSync waits for every started informer's synced channel (or stop) and reports HasSynced per type. Shutdown stops Start from starting more and waits for every informer it started to return.
-	// exercise:deeper Key informers by reflect.TypeOf(obj). WaitForCacheSync copies the started informers under the lock and waits without it, or a slow sync would block InformerFor. Shutdown does not stop anything: the caller cancels the context first. The package-level WaitForCacheSync polls every 100ms (wait.PollImmediateUntil) until every function reports synced or stop is closed.
+	// exercise:hint InformerFor returns the informer already made for the object's type, or makes
+	//   one with the type's resync period (custom or the default) and the factory's scope
+	//   (namespace and ListOptions tweak), and sets the factory's transform. StartWithContext runs
+	//   every informer not started yet, each on its own goroutine, unless the factory is shutting
+	//   down. WaitForCacheSync waits for every started informer's synced channel (or stop) and
+	//   reports HasSynced per type. Shutdown stops Start from starting more and waits for every
+	//   informer it started to return.
+	// exercise:deeper Key informers by reflect.TypeOf(obj). WaitForCacheSync copies the started
+	//   informers under the lock and waits without it, or a slow sync would block InformerFor.
+	//   Shutdown does not stop anything: the caller cancels the context first. The package-level
+	//   WaitForCacheSync polls every 100ms (wait.PollImmediateUntil) until every function reports
+	//   synced or stop is closed.
 	// exercise:track deep
 	return func(f *SharedInformerFactory) {
 		for obj, period := range resync {

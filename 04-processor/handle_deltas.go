@@ -27,8 +27,13 @@ import (
 // client-go: tools/cache/controller.go (processDeltas)
 func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
 	// exercise:begin 12 Turn deltas into cache writes, then notifications
-	// exercise:hint For each delta, oldest first, write the cache and only then call the handler. Whether an object is an add or an update depends on whether its key is already cached, not on the delta type.
-	// exercise:deeper Use clientState.Get(obj) to find the old object. Deleted calls Delete then OnDelete(obj). Bookmark calls clientState.Bookmark with the BookmarkInfo's resourceVersion. SyncAll sends OnUpdate(o, o) for every clientState.List() object and returns. ReplacedAll goes to processReplacedAll. Return any cache error at once.
+	// exercise:hint For each delta, oldest first, write the cache and only then call the handler.
+	//   Whether an object is an add or an update depends on whether its key is already cached, not
+	//   on the delta type.
+	// exercise:deeper Use clientState.Get(obj) to find the old object. Deleted calls Delete then
+	//   OnDelete(obj). Bookmark calls clientState.Bookmark with the BookmarkInfo's resourceVersion.
+	//   SyncAll sends OnUpdate(o, o) for every clientState.List() object and returns. ReplacedAll
+	//   goes to processReplacedAll. Return any cache error at once.
 	for _, d := range deltas {
 		switch d.Type {
 		case Added, Updated, Replaced, Sync:
@@ -86,8 +91,16 @@ func ProcessDeltas(handler ResourceEventHandler, clientState indexer.Indexer, de
 // client-go: tools/cache/controller.go (processDeltasInBatch)
 func ProcessDeltaBatch(handler ResourceEventHandler, clientState indexer.Indexer, deltas Deltas, isInInitialList bool) error {
 	// exercise:begin 13 Apply a batch, and a whole relist in one step
-	// exercise:hint ProcessDeltaBatch applies a batch of deltas for distinct keys to the cache (an update when the key is cached, an add otherwise, a delete) and notifies after the writes, in order; a ReplacedAll, SyncAll or Bookmark never comes in a batch, so it is an error. processReplacedAll replaces the cache with the list, then notifies: a tombstone for each cached key the list dropped, then in list order an update for each object that was cached and an add for the rest.
-	// exercise:deeper Notify in a defer: whatever was written is told even when a later write fails, so no handler misses a change the cache holds. Work out the tombstones and the old objects against the cache before Replace changes it. An empty cache (the first list, usually) is the fast path: Replace, then an add for each object.
+	// exercise:hint ProcessDeltaBatch applies a batch of deltas for distinct keys to the cache (an
+	//   update when the key is cached, an add otherwise, a delete) and notifies after the writes,
+	//   in order; a ReplacedAll, SyncAll or Bookmark never comes in a batch, so it is an error.
+	//   processReplacedAll replaces the cache with the list, then notifies: a tombstone for each
+	//   cached key the list dropped, then in list order an update for each object that was cached
+	//   and an add for the rest.
+	// exercise:deeper Notify in a defer: whatever was written is told even when a later write
+	//   fails, so no handler misses a change the cache holds. Work out the tombstones and the old
+	//   objects against the cache before Replace changes it. An empty cache (the first list,
+	//   usually) is the fast path: Replace, then an add for each object.
 	// exercise:track deep
 	notify := make([]func(), 0, len(deltas))
 	// Whatever was written is told, even when a later write fails, so

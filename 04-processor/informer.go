@@ -94,8 +94,19 @@ func NewSharedIndexInformer(lw ListerWatcher, exampleObject runtime.Object, defa
 // NewSharedIndexInformerWithOptions makes an informer with options.
 func NewSharedIndexInformerWithOptions(lw ListerWatcher, exampleObject runtime.Object, options SharedIndexInformerOptions) *SharedIndexInformer {
 	// exercise:begin 10 Run the informer once: build the pipeline, start the processor, stop in order
-	// exercise:hint The constructor fills in the defaults (the walkthrough pipeline, empty indexers, the FIFO of the path: the atomic RealFIFO today, the DeltaFIFO on the classic path) and makes the cache, the processor and the synced channel. start builds the Reflector and queue through newPipeline, once, and returns a controller whose process function is HandleDeltas (and HandleBatchDeltas on today's path). Run starts the processor on a context that outlives ctx, closes synced when the queue reports synced, runs the controller, and on the way out marks the informer stopped, stops the processor and waits. HandleDeltas holds blockDeltas while it applies deltas; OnAdd, OnUpdate and OnDelete distribute notifications, an update with an unchanged resourceVersion as a resync.
-	// exercise:deeper Run a second time logs a warning and returns. The processor must outlive the controller: stop it only after the last delta is handled (a deferred cancel of a context.WithoutCancel(ctx) child), and wait for its goroutines before Run returns. stopped is set under startedLock so AddEventHandler refuses from then on.
+	// exercise:hint The constructor fills in the defaults (the walkthrough pipeline, empty
+	//   indexers, the FIFO of the path: the atomic RealFIFO today, the DeltaFIFO on the classic
+	//   path) and makes the cache, the processor and the synced channel. start builds the Reflector
+	//   and queue through newPipeline, once, and returns a controller whose process function is
+	//   HandleDeltas (and HandleBatchDeltas on today's path). Run starts the processor on a context
+	//   that outlives ctx, closes synced when the queue reports synced, runs the controller, and on
+	//   the way out marks the informer stopped, stops the processor and waits. HandleDeltas holds
+	//   blockDeltas while it applies deltas; OnAdd, OnUpdate and OnDelete distribute notifications,
+	//   an update with an unchanged resourceVersion as a resync.
+	// exercise:deeper Run a second time logs a warning and returns. The processor must outlive the
+	//   controller: stop it only after the last delta is handled (a deferred cancel of a
+	//   context.WithoutCancel(ctx) child), and wait for its goroutines before Run returns. stopped
+	//   is set under startedLock so AddEventHandler refuses from then on.
 	// exercise:track deep
 	if options.NewPipeline == nil {
 		options.NewPipeline = NewWalkthroughPipeline
@@ -135,9 +146,21 @@ func (s *SharedIndexInformer) GetStore() indexer.Store { return s.indexer }
 // queued. Only before Run.
 func (s *SharedIndexInformer) SetTransform(transform TransformFunc) error {
 	// exercise:begin 11 Handlers on a live informer: add, remove, and refuse what can no longer change
-	// exercise:hint AddEventHandlerWithOptions refuses once the informer has stopped, settles the handler's resync period (at least the minimum; shorter than the check period: raised to it when running, or the check period lowered before start; determineResyncPeriod gives the listener's effective one), makes a listener and either registers it or, when running, joins it to the running processor. RemoveEventHandler removes the listener under both locks. SetTransform, SetWatchErrorHandler and AddIndexers work only before start.
-	// exercise:deeper The errors are client-go's: "informer has already started" (SetTransform, SetWatchErrorHandler), "indexer was not added because it has stopped already" (AddIndexers) and fmt.Errorf("handler %v was not added to shared informer because it has stopped already", handler).
-	// exercise:deeper Take startedLock for the whole of AddEventHandler: Run must not start between the check and the registration. RemoveEventHandler also takes blockDeltas, so no delta is half-distributed when the listener goes. determineResyncPeriod: zero stays zero, a zero check period turns resync off, and a period shorter than the check period becomes the check period.
+	// exercise:hint AddEventHandlerWithOptions refuses once the informer has stopped, settles the
+	//   handler's resync period (at least the minimum; shorter than the check period: raised to it
+	//   when running, or the check period lowered before start; determineResyncPeriod gives the
+	//   listener's effective one), makes a listener and either registers it or, when running, joins
+	//   it to the running processor. RemoveEventHandler removes the listener under both locks.
+	//   SetTransform, SetWatchErrorHandler and AddIndexers work only before start.
+	// exercise:deeper The errors are client-go's: "informer has already started" (SetTransform,
+	//   SetWatchErrorHandler), "indexer was not added because it has stopped already" (AddIndexers)
+	//   and fmt.Errorf("handler %v was not added to shared informer because it has stopped
+	//   already", handler).
+	// exercise:deeper Take startedLock for the whole of AddEventHandler: Run must not start between
+	//   the check and the registration. RemoveEventHandler also takes blockDeltas, so no delta is
+	//   half-distributed when the listener goes. determineResyncPeriod: zero stays zero, a zero
+	//   check period turns resync off, and a period shorter than the check period becomes the check
+	//   period.
 	// exercise:track deep
 	s.startedLock.Lock()
 	defer s.startedLock.Unlock()
@@ -350,8 +373,12 @@ func (s *SharedIndexInformer) AddEventHandlerWithOptions(handler ResourceEventHa
 // change, with nothing missed or doubled in between.
 func (s *SharedIndexInformer) joinRunning(listener *processorListener) ResourceEventHandlerRegistration {
 	// exercise:begin 15 Replay the cache to a handler that joins late
-	// exercise:hint Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an initial add for every cached object, and only then let the listener watch for the informer's sync.
-	// exercise:deeper The add is addNotification{newObj: obj, isInInitialList: true}, through listener.add so the tracker counts it. addListener reports whether the processor is running; if it is, start listener.watchSynced with s.processor.wg.Start.
+	// exercise:hint Hold blockDeltas so no delta is handled meanwhile, add the listener, queue an
+	//   initial add for every cached object, and only then let the listener watch for the
+	//   informer's sync.
+	// exercise:deeper The add is addNotification{newObj: obj, isInInitialList: true}, through
+	//   listener.add so the tracker counts it. addListener reports whether the processor is
+	//   running; if it is, start listener.watchSynced with s.processor.wg.Start.
 	s.blockDeltas.Lock()
 	defer s.blockDeltas.Unlock()
 	handle, running := s.processor.addListener(listener)

@@ -73,8 +73,17 @@ type processorListener struct {
 
 func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, upstreamSynced <-chan struct{}) *processorListener {
 	// exercise:begin 2 The listener: two goroutines between the processor and one handler
-	// exercise:hint newProcessorListener makes the channels, the buffer and the sync tracker, and schedules the first resync. add hands a notification to pop over addCh (starting the sync tracker for an initial-list add), or drops it once pop has stopped. pop runs the pump and, when it returns, closes done and then nextCh. run takes notifications from nextCh until it is closed and delivers each to the handler, marking an initial-list add finished in the tracker. watchSynced tells the tracker when the informer has synced.
-	// exercise:deeper The order of the deferred closes matters: close(done) first so add and watchSynced stop waiting, then close(nextCh) so run ends; run closes runFinished last. deliver recovers a handler's panic with utilruntime.HandleCrash and reports it as crashed, and run then waits a second before the next delivery, as client-go's wait.Until does. Nothing may ever block add forever: select on addCh and done.
+	// exercise:hint newProcessorListener makes the channels, the buffer and the sync tracker, and
+	//   schedules the first resync. add hands a notification to pop over addCh (starting the sync
+	//   tracker for an initial-list add), or drops it once pop has stopped. pop runs the pump and,
+	//   when it returns, closes done and then nextCh. run takes notifications from nextCh until it
+	//   is closed and delivers each to the handler, marking an initial-list add finished in the
+	//   tracker. watchSynced tells the tracker when the informer has synced.
+	// exercise:deeper The order of the deferred closes matters: close(done) first so add and
+	//   watchSynced stop waiting, then close(nextCh) so run ends; run closes runFinished last.
+	//   deliver recovers a handler's panic with utilruntime.HandleCrash and reports it as crashed,
+	//   and run then waits a second before the next delivery, as client-go's wait.Until does.
+	//   Nothing may ever block add forever: select on addCh and done.
 	// exercise:track deep
 	p := &processorListener{
 		handler:               handler,
@@ -129,8 +138,12 @@ func (p *processorListener) pop() {
 // whatever is still buffered.
 func (p *processorListener) pump() {
 	// exercise:begin 4 Decouple a slow handler with a buffer
-	// exercise:hint Loop on a select with two cases: take a new notification from addCh, or hand the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in the buffer.
-	// exercise:deeper A send on a nil channel never proceeds, so set the outgoing channel to nil while nothing waits and to p.nextCh when something does. When addCh is closed, return. When the buffer is empty after a send, go back to offering nothing.
+	// exercise:hint Loop on a select with two cases: take a new notification from addCh, or hand
+	//   the oldest waiting one to nextCh. Keep the one being offered in a variable and the rest in
+	//   the buffer.
+	// exercise:deeper A send on a nil channel never proceeds, so set the outgoing channel to nil
+	//   while nothing waits and to p.nextCh when something does. When addCh is closed, return. When
+	//   the buffer is empty after a send, go back to offering nothing.
 	var out chan<- any // nil while there is nothing to offer run
 	var next any       // the notification being offered on out
 	for {
@@ -209,8 +222,15 @@ func (p *processorListener) watchSynced() {
 // shouldResync reports whether the listener is due a resync at now.
 func (p *processorListener) shouldResync(now time.Time) bool {
 	// exercise:begin 14 Resync: who is due, and when next
-	// exercise:hint The processor's shouldResync asks each listener whether its resync is due, marks each listener as syncing or not for the coming Sync deltas, schedules the next resync of those that are due, and reports whether any is. A listener is due when its period is not zero and now is not before its next resync. resyncCheckPeriodChanged recomputes every listener's period from the one it asked for.
-	// exercise:deeper The syncing mark is what distribute's sync flag reads: a Sync delta reaches only the listeners marked due. shouldResync writes the map, so it takes the processor's write lock. The listener's resync fields have their own lock, because shouldResync and AddEventHandler reach them from different goroutines.
+	// exercise:hint The processor's shouldResync asks each listener whether its resync is due,
+	//   marks each listener as syncing or not for the coming Sync deltas, schedules the next resync
+	//   of those that are due, and reports whether any is. A listener is due when its period is not
+	//   zero and now is not before its next resync. resyncCheckPeriodChanged recomputes every
+	//   listener's period from the one it asked for.
+	// exercise:deeper The syncing mark is what distribute's sync flag reads: a Sync delta reaches
+	//   only the listeners marked due. shouldResync writes the map, so it takes the processor's
+	//   write lock. The listener's resync fields have their own lock, because shouldResync and
+	//   AddEventHandler reach them from different goroutines.
 	// exercise:track deep
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()

@@ -33,8 +33,17 @@ import (
 // client-go: tools/cache/controller.go (newQueueFIFO, controller.RunWithContext)
 func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 	// exercise:begin 9 Wire the pipeline, and relay a watch
-	// exercise:hint NewWalkthroughPipeline makes the FIFO the informer asked for (the atomic RealFIFO that unlocks while processing and emits bookmarks by default; the plain RealFIFO or the DeltaFIFO with the cache as known objects), puts reflectorStore in front of it only when there is a transform or a tracer, and builds chapter 01's Reflector on a listerWatcher adapter, with WatchList unless the ListerWatcher says it cannot. The adapter's List turns a client-go list into chapter 01's; its Watch relays a watch.Interface on one goroutine.
-	// exercise:deeper A RealFIFO comes back as a realFIFOQueue, so the informer can pop in batches. List and Watch prefer the WithContext methods when the ListerWatcher has them. relay closes out when it returns, turns an Error event into Err (statusError) with no object, and selects on stop around every send so a stopped consumer never leaves it blocked. Stop may be called many times: close stop and stop the source once (sync.Once).
+	// exercise:hint NewWalkthroughPipeline makes the FIFO the informer asked for (the atomic
+	//   RealFIFO that unlocks while processing and emits bookmarks by default; the plain RealFIFO
+	//   or the DeltaFIFO with the cache as known objects), puts reflectorStore in front of it only
+	//   when there is a transform or a tracer, and builds chapter 01's Reflector on a listerWatcher
+	//   adapter, with WatchList unless the ListerWatcher says it cannot. The adapter's List turns a
+	//   client-go list into chapter 01's; its Watch relays a watch.Interface on one goroutine.
+	// exercise:deeper A RealFIFO comes back as a realFIFOQueue, so the informer can pop in batches.
+	//   List and Watch prefer the WithContext methods when the ListerWatcher has them. relay closes
+	//   out when it returns, turns an Error event into Err (statusError) with no object, and
+	//   selects on stop around every send so a stopped consumer never leaves it blocked. Stop may
+	//   be called many times: close stop and stop the source once (sync.Once).
 	// exercise:track deep
 	var fifo interface {
 		listwatch.ReflectorStore
@@ -100,8 +109,16 @@ type fifoQueue struct {
 
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	// exercise:begin 8 Feed the FIFO, and drain it: the Reflector's store and the informer's queue
-	// exercise:hint On the way in, reflectorStore applies the informer's transform: Add, Update and Delete transform one object, trace the delta and write it; Replace transforms the whole list first; Resync passes through; Bookmark passes through only to a FIFO that takes bookmarks (listwatch.BookmarkStore). On the way out, fifoQueue.Pop and realFIFOQueue.PopBatch hand chapter 02's deltas to the informer's process functions, tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx.
-	// exercise:deeper A transform error goes back to the Reflector and nothing is written. Replace transforms every object before it writes any. WaitSynced returns the FIFO's locked HasSynced after the channel closes, not true: the DeltaFIFO closes its channel while the last initial key is still being processed, and the lock waits that pop out.
+	// exercise:hint On the way in, reflectorStore applies the informer's transform: Add, Update and
+	//   Delete transform one object, trace the delta and write it; Replace transforms the whole
+	//   list first; Resync passes through; Bookmark passes through only to a FIFO that takes
+	//   bookmarks (listwatch.BookmarkStore). On the way out, fifoQueue.Pop and
+	//   realFIFOQueue.PopBatch hand chapter 02's deltas to the informer's process functions,
+	//   tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx.
+	// exercise:deeper A transform error goes back to the Reflector and nothing is written. Replace
+	//   transforms every object before it writes any. WaitSynced returns the FIFO's locked
+	//   HasSynced after the channel closes, not true: the DeltaFIFO closes its channel while the
+	//   last initial key is still being processed, and the lock waits that pop out.
 	// exercise:track deep
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
 		deltas := obj.(Deltas)

@@ -45,8 +45,16 @@ type sharedProcessor struct {
 
 func newSharedProcessor() *sharedProcessor {
 	// exercise:begin 5 The processor: start, stop, add and remove listeners
-	// exercise:hint run starts watchSynced, run and pop for every listener, marks the processor started and wakes any distribute waiting for that; when ctx ends it closes every listener's addCh, forgets them, and waits for all their goroutines. addListener registers a listener and starts its goroutines if the processor runs already; removeListener closes a running listener's addCh (or its runFinished if it never started).
-	// exercise:deeper startedCond is built on the read side of mu (sync.NewCond(p.mu.RLocker())), because distribute waits under RLock. After stopping, broadcast again: a distribute still waiting must find no listeners and return. Remove a listener that is not registered: nil, not an error; a handle of another type: an error. Close addCh, never nextCh: pop owns nextCh.
+	// exercise:hint run starts watchSynced, run and pop for every listener, marks the processor
+	//   started and wakes any distribute waiting for that; when ctx ends it closes every listener's
+	//   addCh, forgets them, and waits for all their goroutines. addListener registers a listener
+	//   and starts its goroutines if the processor runs already; removeListener closes a running
+	//   listener's addCh (or its runFinished if it never started).
+	// exercise:deeper startedCond is built on the read side of mu (sync.NewCond(p.mu.RLocker())),
+	//   because distribute waits under RLock. After stopping, broadcast again: a distribute still
+	//   waiting must find no listeners and return. Remove a listener that is not registered: nil,
+	//   not an error; a handle of another type: an error. Close addCh, never nextCh: pop owns
+	//   nextCh.
 	// exercise:track deep
 	p := &sharedProcessor{}
 	p.startedCond = sync.NewCond(p.mu.RLocker())
@@ -103,8 +111,12 @@ func (p *sharedProcessor) removeListener(handle ResourceEventHandlerRegistration
 // notification is never sent to a listener nobody reads.
 func (p *sharedProcessor) distribute(notification any, sync bool) {
 	// exercise:begin 6 Fan a notification out to the listeners
-	// exercise:hint Under the read lock, wait until the listeners are started (unless there are none), then add the notification to every listener; a sync goes only to listeners whose flag is true.
-	// exercise:deeper Wait with p.startedCond.Wait() in a loop while !p.started && len(p.listeners) > 0. The map value is the syncing flag. listener.add returns quickly: it never waits for the handler.
+	// exercise:hint Under the read lock, wait until the listeners are started (unless there are
+	//   none), then add the notification to every listener; a sync goes only to listeners whose
+	//   flag is true.
+	// exercise:deeper Wait with p.startedCond.Wait() in a loop while !p.started && len(p.listeners)
+	//   > 0. The map value is the syncing flag. listener.add returns quickly: it never waits for
+	//   the handler.
 	p.mu.RLock()
 	defer p.mu.RUnlock()
 	for !p.started && len(p.listeners) > 0 {

@@ -31,8 +31,12 @@ func newSyncTracker() *syncTracker {
 // start records an initial add about to be queued for the handler.
 func (t *syncTracker) start() {
 	// exercise:begin 3 Know when one handler has seen the initial list
-	// exercise:hint Count the initial adds queued and not yet handled. The registration has synced once the informer has synced and that count is back to zero; once synced, it stays synced.
-	// exercise:deeper Guard the fields with t.mu. finished and upstreamHasSynced call t.maybeSynced(), which closes the synced channel once both conditions hold; hasSynced only looks at that channel. A count that goes below zero is a bug: panic with "synctrack: negative counter; this logic error means HasSynced may return incorrect value".
+	// exercise:hint Count the initial adds queued and not yet handled. The registration has synced
+	//   once the informer has synced and that count is back to zero; once synced, it stays synced.
+	// exercise:deeper Guard the fields with t.mu. finished and upstreamHasSynced call
+	//   t.maybeSynced(), which closes the synced channel once both conditions hold; hasSynced only
+	//   looks at that channel. A count that goes below zero is a bug: panic with "synctrack:
+	//   negative counter; this logic error means HasSynced may return incorrect value".
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	t.pending++

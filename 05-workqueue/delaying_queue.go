@@ -37,8 +37,15 @@ func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 // stops it.
 func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
 	// exercise:begin 8 The delaying queue: one goroutine sleeps until the next item is due
-	// exercise:hint AddAfter counts a retry (a named queue has a retries counter, newRetriesMetric), adds at once when the delay is not positive, else puts the item on the waiting heap and pokes the loop if the earliest ready time changed. The loop adds every item that is due, then sleeps until the next ready time, a poke, or stop.
-	// exercise:deeper Compare the heap's next time before and after the insert, under q.mu; poke without blocking (select with default on the one-slot wake channel). In the loop, pop the ready items under the lock but Add them after unlocking. Reuse one timer: Reset it, and stop it when the loop returns. ShutDown runs once (sync.Once): the queue's ShutDown, then stop the loop. ShutDownWithDrain stops the loop first, then drains.
+	// exercise:hint AddAfter counts a retry (a named queue has a retries counter,
+	//   newRetriesMetric), adds at once when the delay is not positive, else puts the item on the
+	//   waiting heap and pokes the loop if the earliest ready time changed. The loop adds every
+	//   item that is due, then sleeps until the next ready time, a poke, or stop.
+	// exercise:deeper Compare the heap's next time before and after the insert, under q.mu; poke
+	//   without blocking (select with default on the one-slot wake channel). In the loop, pop the
+	//   ready items under the lock but Add them after unlocking. Reuse one timer: Reset it, and
+	//   stop it when the loop returns. ShutDown runs once (sync.Once): the queue's ShutDown, then
+	//   stop the loop. ShutDownWithDrain stops the loop first, then drains.
 	// exercise:track deep
 	if config.Queue == nil {
 		config.Queue = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name, MetricsProvider: config.MetricsProvider})

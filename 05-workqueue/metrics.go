@@ -178,8 +178,16 @@ type namedMetrics[T comparable] struct {
 
 func (m *namedMetrics[T]) add(item T) {
 	// exercise:begin 4 Metrics: what a busy queue reports
-	// exercise:hint For a named queue: add counts an add and raises the depth; get lowers the depth and observes the latency since the item was first added; done observes the work duration since get; a loop refreshes the unfinished-work gauges every 500ms until the queue stops. The MemoryProvider behind the scenarios records each metric the first time it is asked for.
-	// exercise:deeper Latency runs from the first add of a dirty item, however often it is added again: keep addedAt only when missing, and delete it at get. updateUnfinishedWork sums and maxes the ages of the items workers hold (gotAt). The loop takes q.mu around the update and skips it once shuttingDown; it returns on stopMetrics and marks metricsDone. The MemoryProvider creates a metric the first time it is asked, under its one mutex, which every metric shares.
+	// exercise:hint For a named queue: add counts an add and raises the depth; get lowers the depth
+	//   and observes the latency since the item was first added; done observes the work duration
+	//   since get; a loop refreshes the unfinished-work gauges every 500ms until the queue stops.
+	//   The MemoryProvider behind the scenarios records each metric the first time it is asked for.
+	// exercise:deeper Latency runs from the first add of a dirty item, however often it is added
+	//   again: keep addedAt only when missing, and delete it at get. updateUnfinishedWork sums and
+	//   maxes the ages of the items workers hold (gotAt). The loop takes q.mu around the update and
+	//   skips it once shuttingDown; it returns on stopMetrics and marks metricsDone. The
+	//   MemoryProvider creates a metric the first time it is asked, under its one mutex, which
+	//   every metric shares.
 	// exercise:track deep
 	m.adds.Inc()
 	m.depth.Inc()

@@ -96,8 +96,15 @@ func NewTyped[T comparable]() *Typed[T] {
 // NewTypedWithConfig returns a queue with the given name and metrics.
 func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 	// exercise:begin 1 Start and stop a queue: its state, Len and ShutDown
-	// exercise:hint The constructor makes the three containers (queue slice, dirty and processing sets), the metrics from newQueueMetrics, and the condition variable on q.mu; it starts the metrics goroutine only for a queue with real metrics. ShutDown starts a shutdown that does not drain and stops that goroutine; Len and ShuttingDown read under the lock.
-	// exercise:deeper Build the Cond after the struct: sync.NewCond(&q.mu) must point at the field of the queue you return. startShutdown sets drain, then shuttingDown, then Broadcasts: every Get blocked on an empty queue must wake to see it. stopMetricsLoop closes stopMetrics once (a sync.Once: ShutDown may be called twice, and after ShutDownWithDrain) and waits on metricsDone, so no goroutine outlives the queue.
+	// exercise:hint The constructor makes the three containers (queue slice, dirty and processing
+	//   sets), the metrics from newQueueMetrics, and the condition variable on q.mu; it starts the
+	//   metrics goroutine only for a queue with real metrics. ShutDown starts a shutdown that does
+	//   not drain and stops that goroutine; Len and ShuttingDown read under the lock.
+	// exercise:deeper Build the Cond after the struct: sync.NewCond(&q.mu) must point at the field
+	//   of the queue you return. startShutdown sets drain, then shuttingDown, then Broadcasts:
+	//   every Get blocked on an empty queue must wake to see it. stopMetricsLoop closes stopMetrics
+	//   once (a sync.Once: ShutDown may be called twice, and after ShutDownWithDrain) and waits on
+	//   metricsDone, so no goroutine outlives the queue.
 	// exercise:track deep
 	q := &Typed[T]{
 		dirty:       set[T]{},
@@ -118,12 +125,16 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 // down. An item a worker holds is only marked dirty: Done queues it.
 func (q *Typed[T]) Add(item T) {
 	// exercise:begin 2 Add and Get: the dirty set and the processing set
-	// exercise:hint In Add, you skip an item that is already dirty. You mark a new item dirty. You queue it only if no worker holds it.
-	// exercise:hint In Get, you wait for an item and pop the oldest. You move it from dirty to processing.
+	// exercise:hint In Add, you skip an item that is already dirty. You mark a new item dirty. You
+	//   queue it only if no worker holds it.
+	// exercise:hint In Get, you wait for an item and pop the oldest. You move it from dirty to
+	//   processing.
 	// exercise:deeper You hold q.mu for the whole call. You ignore Add after shutdown.
-	// exercise:deeper You call q.metrics.add when an item becomes dirty, and q.metrics.get when Get hands it out.
+	// exercise:deeper You call q.metrics.add when an item becomes dirty, and q.metrics.get when Get
+	//   hands it out.
 	// exercise:deeper You call q.cond.Signal after you queue an item.
-	// exercise:deeper Get loops on q.cond.Wait while the queue is empty and not shutting down. An empty queue after that loop means shutdown.
+	// exercise:deeper Get loops on q.cond.Wait while the queue is empty and not shutting down. An
+	//   empty queue after that loop means shutdown.
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if q.shuttingDown || q.dirty.has(item) {
@@ -177,10 +188,12 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // one more round of work.
 func (q *Typed[T]) Done(item T) {
 	// exercise:begin 3 Done: give an item back, and queue it again if it changed meanwhile
-	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the back of the queue.
+	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the
+	//   back of the queue.
 	// exercise:deeper You hold q.mu and call q.metrics.done first.
 	// exercise:deeper After you queue a dirty item, you call q.cond.Signal.
-	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast, even if you queued the item again: every ShutDownWithDrain may be waiting.
+	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast, even if you
+	//   queued the item again: every ShutDownWithDrain may be waiting.
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	q.metrics.done(item)
@@ -218,9 +231,11 @@ func (q *Typed[T]) ShutDown() {
 // getting those, but nobody has to.
 func (q *Typed[T]) ShutDownWithDrain() {
 	// exercise:begin 11 Shut down with drain: wait for the work in flight
-	// exercise:hint You start the shutdown in drain mode. Then you wait until the processing set is empty, or until a plain ShutDown cancels the drain.
+	// exercise:hint You start the shutdown in drain mode. Then you wait until the processing set is
+	//   empty, or until a plain ShutDown cancels the drain.
 	// exercise:deeper You defer q.stopMetricsLoop and hold q.mu. You call q.startShutdown(true).
-	// exercise:deeper Then you loop on q.cond.Wait while q.drain is true and q.processing is not empty.
+	// exercise:deeper Then you loop on q.cond.Wait while q.drain is true and q.processing is not
+	//   empty.
 	defer q.stopMetricsLoop()
 	q.mu.Lock()
 	defer q.mu.Unlock()

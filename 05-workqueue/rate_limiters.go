@@ -31,8 +31,15 @@ type TypedRateLimiter[T comparable] interface {
 // client-go: util/workqueue/default_rate_limiters.go (DefaultTypedControllerRateLimiter)
 func DefaultTypedControllerRateLimiter[T comparable]() TypedRateLimiter[T] {
 	// exercise:begin 6 Fast-slow, the token bucket and the defaults
-	// exercise:hint Fast-slow counts the failure first, then waits fast while the count is at most maxFast and slow after. The bucket reserves a token and returns its delay. The controller default is the max of exponential (5ms to 1000s) and a bucket of 10 per second with a burst of 100; the item-based default is exponential from 1ms. With-max-wait caps the inner limiter's wait.
-	// exercise:deeper Every per-item limiter guards its failures map with its mutex; Forget deletes the entry (no entry means no failures), NumRequeues reads it. rate.NewLimiter(rate.Limit(10), 100) is the bucket; Reserve().Delay() books a future token, so the waits grow while retries keep coming.
+	// exercise:hint Fast-slow counts the failure first, then waits fast while the count is at most
+	//   maxFast and slow after. The bucket reserves a token and returns its delay. The controller
+	//   default is the max of exponential (5ms to 1000s) and a bucket of 10 per second with a burst
+	//   of 100; the item-based default is exponential from 1ms. With-max-wait caps the inner
+	//   limiter's wait.
+	// exercise:deeper Every per-item limiter guards its failures map with its mutex; Forget deletes
+	//   the entry (no entry means no failures), NumRequeues reads it.
+	//   rate.NewLimiter(rate.Limit(10), 100) is the bucket; Reserve().Delay() books a future token,
+	//   so the waits grow while retries keep coming.
 	// exercise:track deep
 	return NewTypedMaxOfRateLimiter(
 		NewTypedItemExponentialFailureRateLimiter[T](5*time.Millisecond, 1000*time.Second),
@@ -74,10 +81,12 @@ func NewTypedItemExponentialFailureRateLimiter[T comparable](base, max time.Dura
 // at max. It never overflows: a wait too large for a Duration is max.
 func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	// exercise:begin 5 Exponential backoff per item
-	// exercise:hint You count this failure. You return base doubled once per earlier failure, and never more than max.
+	// exercise:hint You count this failure. You return base doubled once per earlier failure, and
+	//   never more than max.
 	// exercise:hint A doubling that does not fit in a time.Duration gives max, not an overflow.
 	// exercise:deeper You hold r.mu. You read n := r.failures[item], then store n + 1.
-	// exercise:deeper base<<n fits while base <= math.MaxInt64>>n. Otherwise you return r.max. A zero base stays zero.
+	// exercise:deeper base<<n fits while base <= math.MaxInt64>>n. Otherwise you return r.max. A
+	//   zero base stays zero.
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	n := r.failures[item]
@@ -194,9 +203,11 @@ func NewTypedMaxOfRateLimiter[T comparable](limiters ...TypedRateLimiter[T]) Typ
 // no limiters).
 func (r *TypedMaxOfRateLimiter[T]) When(item T) time.Duration {
 	// exercise:begin 7 Max-of: combine limiters
-	// exercise:hint You ask every limiter, even after one gives a long wait. You return the longest wait.
+	// exercise:hint You ask every limiter, even after one gives a long wait. You return the longest
+	//   wait.
 	// exercise:hint NumRequeues is the largest count. Forget forgets on every limiter.
-	// exercise:deeper If you skip a limiter's When, its count falls behind and its next wait is wrong.
+	// exercise:deeper If you skip a limiter's When, its count falls behind and its next wait is
+	//   wrong.
 	var longest time.Duration
 	for _, l := range r.limiters {
 		longest = max(longest, l.When(item))

@@ -38,8 +38,12 @@ func NewTypedRateLimitingQueue[T comparable](limiter TypedRateLimiter[T]) TypedR
 // NewTypedRateLimitingQueueWithConfig returns a rate-limiting queue.
 func NewTypedRateLimitingQueueWithConfig[T comparable](limiter TypedRateLimiter[T], config TypedRateLimitingQueueConfig[T]) TypedRateLimitingInterface[T] {
 	// exercise:begin 10 The rate-limiting queue: a delaying queue and a limiter
-	// exercise:hint Without a delaying queue in the config, make one with the config's name and provider; the rate-limiting queue is that queue plus the limiter. NumRequeues asks the limiter.
-	// exercise:deeper AddRateLimited is AddAfter(item, limiter.When(item)) and Forget is limiter.Forget: the queue keeps no retry state of its own, which is why a worker must call Forget on success.
+	// exercise:hint Without a delaying queue in the config, make one with the config's name and
+	//   provider; the rate-limiting queue is that queue plus the limiter. NumRequeues asks the
+	//   limiter.
+	// exercise:deeper AddRateLimited is AddAfter(item, limiter.When(item)) and Forget is
+	//   limiter.Forget: the queue keeps no retry state of its own, which is why a worker must call
+	//   Forget on success.
 	// exercise:track deep
 	if config.DelayingQueue == nil {
 		config.DelayingQueue = NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{

@@ -37,12 +37,16 @@ func newWaiting[T comparable]() *waiting[T] {
 // that is earlier.
 func (w *waiting[T]) insert(item T, readyAt time.Time) {
 	// exercise:begin 9 The waiting heap: the earliest ready time wins
-	// exercise:hint An item that already waits keeps the earlier of its two ready times. A new item goes on the heap.
+	// exercise:hint An item that already waits keeps the earlier of its two ready times. A new item
+	//   goes on the heap.
 	// exercise:hint You also fill in the heap methods of entryHeap: container/heap calls them.
-	// exercise:hint The waiting goroutine calls Pop and Swap, so you finish all five functions before you run the scenarios.
-	// exercise:deeper You look the item up in w.byItem. If readyAt is earlier, you set it and call heap.Fix(&w.entries, e.index).
+	// exercise:hint The waiting goroutine calls Pop and Swap, so you finish all five functions
+	//   before you run the scenarios.
+	// exercise:deeper You look the item up in w.byItem. If readyAt is earlier, you set it and call
+	//   heap.Fix(&w.entries, e.index).
 	// exercise:deeper You add a new entry with heap.Push(&w.entries, e) and record it in w.byItem.
-	// exercise:deeper Less compares readyAt with Before. Swap and Push keep each entry's index equal to its position.
+	// exercise:deeper Less compares readyAt with Before. Swap and Push keep each entry's index
+	//   equal to its position.
 	if e, ok := w.byItem[item]; ok {
 		if readyAt.Before(e.readyAt) {
 			e.readyAt = readyAt

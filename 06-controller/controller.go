@@ -67,8 +67,16 @@ type Controller struct {
 // informers (OnRolloutAdd and friends), start the informers, then call Run.
 func New(cfg Config) *Controller {
 	// exercise:begin 1 Run: wait for the caches, start the workers, drain on stop
-	// exercise:hint New copies the config into the controller, with no-op trace and error functions when none are given and DefaultMaxRetries when MaxRetries is zero. Run waits for every informer's HasSynced (giving up, and shutting the queue down, when the context ends first), starts the workers, waits for the context to end, then drains the queue and waits for every worker to return.
-	// exercise:deeper Give the workers a context that outlives ctx (context.WithoutCancel, cancelled by a defer) so a sync in flight can finish during the drain. Each worker runs runWorker under a defer of recoverWorker. After <-ctx.Done(): queue.ShutDownWithDrain(), then wg.Wait(); a deferred queue.ShutDown() stops the delaying queue's goroutine too. waitForCacheSync polls every 10ms: return true when all report synced, false on ctx.Done().
+	// exercise:hint New copies the config into the controller, with no-op trace and error functions
+	//   when none are given and DefaultMaxRetries when MaxRetries is zero. Run waits for every
+	//   informer's HasSynced (giving up, and shutting the queue down, when the context ends first),
+	//   starts the workers, waits for the context to end, then drains the queue and waits for every
+	//   worker to return.
+	// exercise:deeper Give the workers a context that outlives ctx (context.WithoutCancel,
+	//   cancelled by a defer) so a sync in flight can finish during the drain. Each worker runs
+	//   runWorker under a defer of recoverWorker. After <-ctx.Done(): queue.ShutDownWithDrain(),
+	//   then wg.Wait(); a deferred queue.ShutDown() stops the delaying queue's goroutine too.
+	//   waitForCacheSync polls every 10ms: return true when all report synced, false on ctx.Done().
 	// exercise:track deep
 	c := &Controller{
 		rollouts:    cfg.Rollouts,

@@ -43,8 +43,12 @@ func (c *Controller) OnDeploymentAdd(obj any) {
 // object, so it is skipped.
 func (c *Controller) OnDeploymentUpdate(old, new any) {
 	// exercise:begin 3 Find the Rollout that owns a Deployment
-	// exercise:hint Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
-	// exercise:deeper metav1.GetControllerOf gives the owner reference with controller=true; compare its Kind with "Rollout" and its APIVersion with v1alpha1.SchemeGroupVersion.String(), then c.rollouts.Get(namespace, owner.Name) and c.enqueueRollout.
+	// exercise:hint Unwrap a tombstone (indexer.DeletedFinalStateUnknown) to its Obj, find the
+	//   controlling owner reference, and enqueue that Rollout if it is a Rollout the lister knows.
+	// exercise:deeper metav1.GetControllerOf gives the owner reference with controller=true;
+	//   compare its Kind with "Rollout" and its APIVersion with
+	//   v1alpha1.SchemeGroupVersion.String(), then c.rollouts.Get(namespace, owner.Name) and
+	//   c.enqueueRollout.
 	oldD, okOld := old.(*appsv1.Deployment)
 	newD, okNew := new.(*appsv1.Deployment)
 	if okOld && okNew && oldD.ResourceVersion == newD.ResourceVersion {
@@ -69,9 +73,12 @@ func (c *Controller) OnDeploymentDelete(obj any) {
 // upstream: k8s.io/sample-controller/controller.go (Controller.enqueueFoo)
 func (c *Controller) enqueueRollout(obj any) {
 	// exercise:begin 2 Enqueue a Rollout's key from the handlers
-	// exercise:hint Turn the object into its "namespace/name" key, then add the key (not the object) to c.queue.
-	// exercise:hint Tombstones arrive here too, so use the deletion-handling key function; on error, report it with c.errorf and drop the change.
-	// exercise:deeper indexer.DeletionHandlingMetaNamespaceKeyFunc(obj) gives the key of an object or a tombstone; then c.queue.Add(key).
+	// exercise:hint Turn the object into its "namespace/name" key, then add the key (not the
+	//   object) to c.queue.
+	// exercise:hint Tombstones arrive here too, so use the deletion-handling key function; on
+	//   error, report it with c.errorf and drop the change.
+	// exercise:deeper indexer.DeletionHandlingMetaNamespaceKeyFunc(obj) gives the key of an object
+	//   or a tombstone; then c.queue.Add(key).
 	key, err := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
 	if err != nil {
 		c.errorf("cannot enqueue %T: %v", obj, err)

@@ -28,9 +28,17 @@ import (
 // upstream: k8s.io/sample-controller/controller.go (Controller.syncHandler)
 func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	// exercise:begin 4 Create or update the Deployment a Rollout owns
-	// exercise:hint Split the key, read the Rollout (gone: return nil), read its Deployment, create it when missing, refuse one you do not control, update replicas and image when they differ, then update the status. The helpers below are yours too: newDeployment builds the Deployment (owner reference, labels, replicas, one container), deploymentChanges and withRolloutSpec compare and copy the spec, updateStatus writes the status only when it changed, event records an event.
-	// exercise:hint Record an Event for each change, and a Warning (ReasonResourceExists) for a Deployment you do not own, returning that message as the error.
-	// exercise:deeper Use apierrors.IsNotFound on lister errors, newDeployment(rollout) to create, metav1.IsControlledBy for ownership, deploymentChanges to see what differs, and c.updateStatus at the end.
+	// exercise:hint Split the key, read the Rollout (gone: return nil), read its Deployment, create
+	//   it when missing, refuse one you do not control, update replicas and image when they differ,
+	//   then update the status. The helpers below are yours too: newDeployment builds the
+	//   Deployment (owner reference, labels, replicas, one container), deploymentChanges and
+	//   withRolloutSpec compare and copy the spec, updateStatus writes the status only when it
+	//   changed, event records an event.
+	// exercise:hint Record an Event for each change, and a Warning (ReasonResourceExists) for a
+	//   Deployment you do not own, returning that message as the error.
+	// exercise:deeper Use apierrors.IsNotFound on lister errors, newDeployment(rollout) to create,
+	//   metav1.IsControlledBy for ownership, deploymentChanges to see what differs, and
+	//   c.updateStatus at the end.
 	namespace, name, err := indexer.SplitMetaNamespaceKey(key)
 	if err != nil {
 		c.errorf("invalid resource key %q: %v", key, err)

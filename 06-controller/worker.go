@@ -13,8 +13,16 @@ import (
 // same key at once, so syncHandler never races itself on one Rollout.
 func (c *Controller) runWorker(ctx context.Context) {
 	// exercise:begin 5 The worker: take keys until shutdown, retry with backoff, forget on success, give up in the end
-	// exercise:hint runWorker calls processNextWorkItem until it returns false. processNextWorkItem gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has been requeued maxRetries times already: then giveUp forgets it and records a Warning event on the Rollout.
-	// exercise:deeper key, shutdown := c.queue.Get(); defer c.queue.Done(key); on error, while c.queue.NumRequeues(key) < c.maxRetries, c.queue.AddRateLimited(key) and report with c.errorf; past that, giveUp: c.queue.Forget(key), and c.event(key, rollout, Warning, ReasonSyncFailed, "Gave up after %d retries: %v") when the lister still has the Rollout. On success c.queue.Forget(key). Return true unless shutdown.
+	// exercise:hint runWorker calls processNextWorkItem until it returns false. processNextWorkItem
+	//   gets a key (stop when the queue shuts down), always calls Done for it, then Forgets it when
+	//   syncHandler succeeds. When the sync fails it AddRateLimited the key, unless the key has
+	//   been requeued maxRetries times already: then giveUp forgets it and records a Warning event
+	//   on the Rollout.
+	// exercise:deeper key, shutdown := c.queue.Get(); defer c.queue.Done(key); on error, while
+	//   c.queue.NumRequeues(key) < c.maxRetries, c.queue.AddRateLimited(key) and report with
+	//   c.errorf; past that, giveUp: c.queue.Forget(key), and c.event(key, rollout, Warning,
+	//   ReasonSyncFailed, "Gave up after %d retries: %v") when the lister still has the Rollout. On
+	//   success c.queue.Forget(key). Return true unless shutdown.
 	for c.processNextWorkItem(ctx) {
 	}
 	// exercise:end 5

@@ -127,8 +127,21 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 // the 410 if they are behind.
 func (c *Cache) Run(ctx context.Context) {
 	// exercise:begin 4 Prime the cache from a list, then follow one etcd watch
-	// exercise:hint Start the dispatcher goroutine; then, until ctx ends, close every watcher, run chapter 01's Reflector's ListAndWatch over etcdListerWatcher with the cache as its store, mark the cache not ready when it returns, and wait a second. As the Reflector's store, Replace swaps in the listed state, Add, Update and Delete hand each change to processEvent, and Bookmark raises rv. List answers a LIST at resourceVersion=0 from the state.
-	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or closes it: terminateAll queues the close on incoming rather than closing itself. On the way out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open. It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll, dispatch its event when it has targets, and sendBookmarks on a ticker), Replace (state from the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady before the first list.
+	// exercise:hint Start the dispatcher goroutine; then, until ctx ends, close every watcher, run
+	//   chapter 01's Reflector's ListAndWatch over etcdListerWatcher with the cache as its store,
+	//   mark the cache not ready when it returns, and wait a second. As the Reflector's store,
+	//   Replace swaps in the listed state, Add, Update and Delete hand each change to processEvent,
+	//   and Bookmark raises rv. List answers a LIST at resourceVersion=0 from the state.
+	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or
+	//   closes it: terminateAll queues the close on incoming rather than closing itself. On the way
+	//   out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open.
+	//   It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll,
+	//   dispatch its event when it has targets, and sendBookmarks on a ticker), Replace (state from
+	//   the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher
+	//   channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and
+	//   mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST
+	//   at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady
+	//   before the first list.
 	// exercise:track deep
 	dispatched := make(chan struct{})
 	go func() {
@@ -239,8 +252,14 @@ func (c *Cache) setRVLocked(rv int64) {
 // behind, the Reflector waits here, and etcd's watch with it.
 func (c *Cache) processEvent(ev Event) {
 	// exercise:begin 5 Apply an event to the state and the ring buffer
-	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring (overwriting the oldest when full), raise rv; collect the watchers; unlock, then queue the event and them on incoming for the dispatcher (when there is anyone to dispatch to).
-	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the window's start becomes the oldest kept event instead of listRV+1. Queue outside the lock, or a dispatcher stalled by a slow watcher blocks every reader of the cache for the whole budget. It also covers apply (an Event at the object's revision, for Add, Update and Delete).
+	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring
+	//   (overwriting the oldest when full), raise rv; collect the watchers; unlock, then queue the
+	//   event and them on incoming for the dispatcher (when there is anyone to dispatch to).
+	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the
+	//   window's start becomes the oldest kept event instead of listRV+1. Queue outside the lock,
+	//   or a dispatcher stalled by a slow watcher blocks every reader of the cache for the whole
+	//   budget. It also covers apply (an Event at the object's revision, for Add, Update and
+	//   Delete).
 	// exercise:track deep
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
@@ -283,8 +302,15 @@ func (c *Cache) processEvent(ev Event) {
 // fixed.
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
-	// exercise:hint First a non-blocking send to every target; collect those that were full. Then, with one timer for the whole budget, block on each in turn; close the ones still full when it fires.
-	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes inputs, and only for watchers still registered (remove under the lock first). An event queued before a watcher was closed still names it: skip closed watchers (closed is the dispatcher's own flag). It also covers closeInput (once), terminate (remove under the lock, then closeInput) and sendBookmarks (non-blocking).
+	// exercise:hint First a non-blocking send to every target; collect those that were full. Then,
+	//   with one timer for the whole budget, block on each in turn; close the ones still full when
+	//   it fires.
+	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on
+	//   it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
+	//   inputs, and only for watchers still registered (remove under the lock first). An event
+	//   queued before a watcher was closed still names it: skip closed watchers (closed is the
+	//   dispatcher's own flag). It also covers closeInput (once), terminate (remove under the lock,
+	//   then closeInput) and sendBookmarks (non-blocking).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -467,9 +493,23 @@ func notReady() error {
 // the client leaves), then gives up with tooLargeResourceVersion.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
-	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the ring's events newer than the requested RV, or 410 if it is older than the window.
-	// exercise:deeper tooOldResourceVersion(requested, oldest) is apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested, oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never a 410). waitFresh waits FreshnessWait whatever the watch's timeout, then returns tooLargeResourceVersion: apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", requested, current), 1) with one cause, metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
-	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the oldest event's RV; the 410 is for requested < oldest-1, with message tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no event slips between the replay and the live stream. It also covers Watch (parse the version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh), waitFresh, registerLocked, newErrorWatcher, tooOldResourceVersion and tooLargeResourceVersion.
+	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV
+	//   plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the
+	//   ring's events newer than the requested RV, or 410 if it is older than the window.
+	// exercise:deeper tooOldResourceVersion(requested, oldest) is
+	//   apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested,
+	//   oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never
+	//   a 410). waitFresh waits FreshnessWait whatever the watch's timeout, then returns
+	//   tooLargeResourceVersion: apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version:
+	//   %d, current: %d", requested, current), 1) with one cause,
+	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
+	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the
+	//   oldest event's RV; the 410 is for requested < oldest-1, with message
+	//   tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no
+	//   event slips between the replay and the live stream. It also covers Watch (parse the
+	//   version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh),
+	//   waitFresh, registerLocked, newErrorWatcher, tooOldResourceVersion and
+	//   tooLargeResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)

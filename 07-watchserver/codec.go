@@ -40,8 +40,19 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
 	// exercise:begin 1 Create: a transaction that succeeds only if the key is absent
-	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The new object's resourceVersion is the response header's revision.
-	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and creationTimestamp before encoding, and refuse a resourceVersion the client set with a plain errors.New("resourceVersion should not be set on objects to be created"): writeError answers an error that is not an apierrors.APIStatus as kube-apiserver does, a bare 500 Status (no reason, no causes, err.Error() as the message). The create handler refuses a body naming another namespace, apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request"), and validateObject runs apivalidation.ValidateObjectMeta with NameIsDNSSubdomain into apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). This exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with writeObject, writeError, readConfigMap and validateObject.
+	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The
+	//   new object's resourceVersion is the response header's revision.
+	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and
+	//   creationTimestamp before encoding, and refuse a resourceVersion the client set with a plain
+	//   errors.New("resourceVersion should not be set on objects to be created"): writeError
+	//   answers an error that is not an apierrors.APIStatus as kube-apiserver does, a bare 500
+	//   Status (no reason, no causes, err.Error() as the message). The create handler refuses a
+	//   body naming another namespace, apierrors.NewBadRequest("the namespace of the provided
+	//   object does not match the namespace sent on the request"), and validateObject runs
+	//   apivalidation.ValidateObjectMeta with NameIsDNSSubdomain into
+	//   apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). This exercise also
+	//   covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with
+	//   writeObject, writeError, readConfigMap and validateObject.
 	c := cm.DeepCopy()
 	c.ResourceVersion = ""
 	return runtime.Encode(protobufEncoder, c)

@@ -52,8 +52,13 @@ func tooOldForWatch() *metav1.Status {
 // (watchChan.startWatching, watchChan.transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
 	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
-	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response: resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
-	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned member ends the watch instead of going silent. Send with a select on ctx.Done(), never a bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent (IsCreate → ADDED) and etcdWatchStatus.
+	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
+	//   resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is
+	//   tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned
+	//   member ends the watch instead of going silent. Send with a select on ctx.Done(), never a
+	//   bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent
+	//   (IsCreate → ADDED) and etcdWatchStatus.
 	out := make(chan Event, 100)
 	go pumpEtcdWatch(ctx, client, rv, out)
 	return out

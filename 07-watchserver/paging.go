@@ -57,9 +57,28 @@ const latestRV = -1
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
 	// exercise:begin 12 Pages: limit, continue and one revision for the whole list
-	// exercise:hint Start at keyPrefix(namespace) at opts.Revision (0: the current one), or at the key (under that prefix) and revision decodeContinue reads from the token. Get the range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision; the first page's revision is the response header's. Decode each value, keep it if the selector matches; once the page is full, stop, and if keys remain, set Continue (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount (resp.Count less the keys used of this response).
-	// exercise:deeper With a selector a batch can match fewer than Limit objects: read the next batch from the last key + "\x00" while resp.More. A compacted revision (rpctypes.ErrCompacted) is a 410: with a token, continueExpired hands a new token at latestRV; without one, a plain 410. Any other etcd error is a 500.
-	// exercise:deeper A bad token is apierrors.NewBadRequest("invalid continue token: continue key is not valid: " + why), why being the decode error, fmt.Sprintf("continue key APIVersion %q is not supported", v), "incorrect encoded start resourceVersion (version meta.k8s.io/v1)", "encoded start key empty (version meta.k8s.io/v1)" or the unclean start key. The plain 410 is apierrors.NewResourceExpired("The resourceVersion for the provided list is too old."); continueExpired's is kube-apiserver's (handleCompactedErrorForPaging): "The provided continue parameter is too old to display a consistent list result. You can start a new list without the continue parameter, or use the continue token in this response to retrieve the remainder of the results. Continuing with the provided token results in an inconsistent list - objects that were created, modified, or deleted between the time the first chunk was returned and now may show up in the list."
+	// exercise:hint Start at keyPrefix(namespace) at opts.Revision (0: the current one), or at the
+	//   key (under that prefix) and revision decodeContinue reads from the token. Get the range up
+	//   to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision;
+	//   the first page's revision is the response header's. Decode each value, keep it if the
+	//   selector matches; once the page is full, stop, and if keys remain, set Continue
+	//   (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount
+	//   (resp.Count less the keys used of this response).
+	// exercise:deeper With a selector a batch can match fewer than Limit objects: read the next
+	//   batch from the last key + "\x00" while resp.More. A compacted revision
+	//   (rpctypes.ErrCompacted) is a 410: with a token, continueExpired hands a new token at
+	//   latestRV; without one, a plain 410. Any other etcd error is a 500.
+	// exercise:deeper A bad token is apierrors.NewBadRequest("invalid continue token: continue key
+	//   is not valid: " + why), why being the decode error, fmt.Sprintf("continue key APIVersion %q
+	//   is not supported", v), "incorrect encoded start resourceVersion (version meta.k8s.io/v1)",
+	//   "encoded start key empty (version meta.k8s.io/v1)" or the unclean start key. The plain 410
+	//   is apierrors.NewResourceExpired("The resourceVersion for the provided list is too old.");
+	//   continueExpired's is kube-apiserver's (handleCompactedErrorForPaging): "The provided
+	//   continue parameter is too old to display a consistent list result. You can start a new list
+	//   without the continue parameter, or use the continue token in this response to retrieve the
+	//   remainder of the results. Continuing with the provided token results in an inconsistent
+	//   list - objects that were created, modified, or deleted between the time the first chunk was
+	//   returned and now may show up in the list."
 	prefix := keyPrefix(namespace)
 	from, rev := prefix, opts.Revision
 	if opts.Continue != "" {

@@ -43,8 +43,16 @@ func ParseSelector(q url.Values) (Selector, error) {
 		return Selector{}, nil
 	}
 	// exercise:begin 11 Selectors: a LIST filters, a WATCH turns updates into ADDED and DELETED
-	// exercise:hint ParseSelector parses labelSelector with labels.Parse and fieldSelector with fields.ParseSelector (a bad one is a 400, apierrors.NewBadRequest), and allows only the field keys a ConfigMap has. Matches tests the labels and the two fields. See reads an event the way a watcher with this selector sees it: an ADDED or DELETED object passes when it matches; a MODIFIED one is judged on its object before (Prev) and after.
-	// exercise:deeper Only MODIFIED can change type: matching before and after stays MODIFIED, after only becomes ADDED, before only becomes DELETED carrying Prev (the object as it was, the last state the watcher saw) stamped with the event's resourceVersion, never the new object. A MODIFIED without Prev (the cache did not hold the object) counts as not matching before. Bookmarks and errors pass untouched.
+	// exercise:hint ParseSelector parses labelSelector with labels.Parse and fieldSelector with
+	//   fields.ParseSelector (a bad one is a 400, apierrors.NewBadRequest), and allows only the
+	//   field keys a ConfigMap has. Matches tests the labels and the two fields. See reads an event
+	//   the way a watcher with this selector sees it: an ADDED or DELETED object passes when it
+	//   matches; a MODIFIED one is judged on its object before (Prev) and after.
+	// exercise:deeper Only MODIFIED can change type: matching before and after stays MODIFIED,
+	//   after only becomes ADDED, before only becomes DELETED carrying Prev (the object as it was,
+	//   the last state the watcher saw) stamped with the event's resourceVersion, never the new
+	//   object. A MODIFIED without Prev (the cache did not hold the object) counts as not matching
+	//   before. Bookmarks and errors pass untouched.
 	// exercise:track deep
 	var s Selector
 	if v := q.Get("labelSelector"); v != "" {

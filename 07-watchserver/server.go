@@ -172,9 +172,33 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 2 Update: optimistic concurrency on ModRevision
-	// exercise:hint Read the current object; if the client's resourceVersion is set and differs, 409. Put with a Compare on the ModRevision you read, and retry from the read when the compare fails.
-	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs) with every fault. A list: on resourceVersionMatch, field.Forbidden "resourceVersionMatch is forbidden unless resourceVersion is provided", "resourceVersionMatch is forbidden when continue is provided", field.NotSupported(path, match, []string{"Exact", "NotOlderThan", ""}), `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`; on sendInitialEvents, "sendInitialEvents is forbidden for list". A watch: "sendInitialEvents requires setting resourceVersionMatch to NotOlderThan", and for any match "resourceVersionMatch is forbidden for watch unless sendInitialEvents is provided", field.NotSupported(path, match, []string{"NotOlderThan"}), the continue one. In list, decode a continue token first (its 400), then refuse a resourceVersion beside it: "specifying resource version is not allowed when using continue"; a resourceVersion that is no number is fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %v", rv, err); Exact, or limit with no match, at a version > 0 sets page.Revision. A bad limit, fmt.Sprintf("limit: %q is not a number", v).
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has been modified; please apply your changes to the latest version and try again")). Keep uid and creationTimestamp from the stored object, and skip the write (same resourceVersion, no watch event) when the bytes would not change. A body naming another object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", body, url) (checkName); a resourceVersion that is no number fails strconv.ParseUint, a plain error (a bare 500). It also covers Delete and List (the list's version is the header revision), and the update/delete/list handlers with validate, checkName, isWatch and selectedNamespace (fieldSelector=metadata.namespace=B on every namespace reads B only, when B is a DNS label).
+	// exercise:hint Read the current object; if the client's resourceVersion is set and differs,
+	//   409. Put with a Compare on the ModRevision you read, and retry from the read when the
+	//   compare fails.
+	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs) with every
+	//   fault. A list: on resourceVersionMatch, field.Forbidden "resourceVersionMatch is forbidden
+	//   unless resourceVersion is provided", "resourceVersionMatch is forbidden when continue is
+	//   provided", field.NotSupported(path, match, []string{"Exact", "NotOlderThan", ""}),
+	//   `resourceVersionMatch "exact" is forbidden for resourceVersion "0"`; on sendInitialEvents,
+	//   "sendInitialEvents is forbidden for list". A watch: "sendInitialEvents requires setting
+	//   resourceVersionMatch to NotOlderThan", and for any match "resourceVersionMatch is forbidden
+	//   for watch unless sendInitialEvents is provided", field.NotSupported(path, match,
+	//   []string{"NotOlderThan"}), the continue one. In list, decode a continue token first (its
+	//   400), then refuse a resourceVersion beside it: "specifying resource version is not allowed
+	//   when using continue"; a resourceVersion that is no number is fmt.Sprintf("invalid resource
+	//   version: resourceVersion: Invalid value: %q: %v", rv, err); Exact, or limit with no match,
+	//   at a version > 0 sets page.Revision. A bad limit, fmt.Sprintf("limit: %q is not a number",
+	//   v).
+	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has
+	//   been modified; please apply your changes to the latest version and try again")). Keep uid
+	//   and creationTimestamp from the stored object, and skip the write (same resourceVersion, no
+	//   watch event) when the bytes would not change. A body naming another object is a 400,
+	//   fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", body,
+	//   url) (checkName); a resourceVersion that is no number fails strconv.ParseUint, a plain
+	//   error (a bare 500). It also covers Delete and List (the list's version is the header
+	//   revision), and the update/delete/list handlers with validate, checkName, isWatch and
+	//   selectedNamespace (fieldSelector=metadata.namespace=B on every namespace reads B only, when
+	//   B is a DNS label).
 	cm, err := readConfigMap(r)
 	if err == nil {
 		err = checkName(cm, r.PathValue("ns"), r.PathValue("name"))
@@ -361,9 +385,16 @@ func selectedNamespace(s Selector) string {
 // the cache's watcher, then the WatchServer.
 func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool, sel Selector) {
 	// exercise:begin 10 Stream frames: headers first, flush every event, end cleanly
-	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
-	// exercise:deeper The 406's message is "only the following media types are accepted: application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch".
-	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a failed write ends the handler with a plain return: that is the clean end. Stop the watcher when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the WatchServer), watchTimeout and watchMediaType.
+	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and
+	//   Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's
+	//   context, a timer of s.Timeout, and the watcher's channel; write and flush each frame.
+	// exercise:deeper The 406's message is "only the following media types are accepted:
+	//   application/json;stream=watch, application/vnd.kubernetes.protobuf;stream=watch".
+	// exercise:deeper Content-Type is "application/json" for JSON (no ;stream=watch) and
+	//   "application/vnd.kubernetes.protobuf;stream=watch" for protobuf. A closed channel or a
+	//   failed write ends the handler with a plain return: that is the clean end. Stop the watcher
+	//   when you return (defer). It also covers serveWatch (406, timeout, Cache.Watch, then the
+	//   WatchServer), watchTimeout and watchMediaType.
 	// exercise:track deep
 	q := r.URL.Query()
 	protobuf, ok := wantsProtobuf(r)

@@ -67,8 +67,13 @@ func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }
 // open: only the dispatcher closes it, so it can never send on a closed one.
 func (w *cacheWatcher) Stop() {
 	// exercise:begin 7 A watcher's loop: initial events first, then only what is newer
-	// exercise:hint Send every initial event, then forward from input until it closes; drop events not newer than startRV and events of other namespaces. Every send selects on done too. Close result when you return.
-	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark at the start version tells the client nothing), and only to a watcher that allowed bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop (unregister, close done, once) and bookmarkObject.
+	// exercise:hint Send every initial event, then forward from input until it closes; drop events
+	//   not newer than startRV and events of other namespaces. Every send selects on done too.
+	//   Close result when you return.
+	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark
+	//   at the start version tells the client nothing), and only to a watcher that allowed
+	//   bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop
+	//   (unregister, close done, once) and bookmarkObject.
 	// exercise:track deep
 	w.stopOnce.Do(func() {
 		w.cache.mu.Lock()

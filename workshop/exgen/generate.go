@@ -94,7 +94,7 @@ func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub
 		"// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work, and\n"+
 		"// `go run ./workshop/cmd/workshop hint %s N` gives exercise N's hint.\n\n", f.name, chapter[:2], chapter[:2])
 	next := 0 // index of the next region in f.regions
-	markers := markerLines(f.lines)
+	markers := MarkerLines(f.lines)
 	for i := 0; i < len(f.lines); i++ {
 		if next < len(f.regions) && f.regions[next].begin == i {
 			r := f.regions[next]

@@ -197,10 +197,10 @@ func continuation(line string) (string, bool) {
 	return strings.TrimSpace(rest), ok
 }
 
-// markerLines says which lines are exercise markers, a hint's
+// MarkerLines says which lines are exercise markers, a hint's
 // continuation lines included: what the learner's copy and the solution
 // view leave out.
-func markerLines(lines []string) []bool {
+func MarkerLines(lines []string) []bool {
 	marks := make([]bool, len(lines))
 	inHint := false
 	for i, line := range lines {
@@ -219,7 +219,7 @@ func markerLines(lines []string) []bool {
 // continuation lines included.
 func WithoutMarkers(text string) string {
 	lines := strings.SplitAfter(text, "\n")
-	marks := markerLines(lines)
+	marks := MarkerLines(lines)
 	var b strings.Builder
 	for i, line := range lines {
 		if !marks[i] {

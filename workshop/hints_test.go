@@ -1,0 +1,49 @@
+package workshop_test
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// hintColumns is how wide a hint's lines may run, a tab counting four: a
+// longer hint goes on over continuation lines (workshop/exgen), so that
+// the reference reads without scrolling sideways.
+const hintColumns = 100
+
+// TestHintsWrapped fails on a hint line of the chapters' reference code
+// that runs past hintColumns. Rewrapping never changes what the runner
+// shows: the lines are joined by single spaces.
+func TestHintsWrapped(t *testing.T) {
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.All(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list {
+		names, err := exgen.GoFiles(c.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			data, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			lines := strings.Split(string(data), "\n")
+			for i, marker := range exgen.MarkerLines(lines) {
+				title := strings.HasPrefix(strings.TrimSpace(lines[i]), "// exercise:begin ")
+				if wide := len(strings.ReplaceAll(lines[i], "\t", "    ")); marker && !title && wide > hintColumns {
+					t.Errorf("%s/%s:%d: a hint line of %d columns; wrap it at %d, going on over lines that start with \"//   \"", c.Name, name, i+1, wide, hintColumns)
+				}
+			}
+		}
+	}
+}

@@ -6,9 +6,15 @@ import (
 	"example.com/walkthrough/workshop/scenario"
 )
 
-// The adapter for our own package. `make exercises` derives the exercise
-// adapter from this file by pointing it at the exercise/ copy, so keep
-// everything inside init: the twin must not redeclare anything.
+// The adapter for our own package. `make exercises` derives two twins
+// from this file, so keep everything inside init (a twin must not
+// redeclare anything): the exercise adapter, pointed at the exercise/
+// copy, and the client-go adapter, through which the goldens are
+// recorded. Our queues and indexer have client-go's API, so renaming
+// the packages (the directive below) is all the client-go one needs; the
+// known objects are then client-go's own Indexer.
+//
+//exgen:clientgo k8s.io/client-go/tools/cache ours indexer
 func init() {
 	neutral := func(ds ours.Deltas) []delta {
 		if ds == nil {

@@ -28,8 +28,6 @@ func TestE2EViewerLive(t *testing.T) {
 }
 
 func viewLive(t *testing.T, kubeconfig string) {
-	noPause := time.Duration(0)
-	pause = &noPause
 	rec := viewer.NewRecorder(nil)
 	srv, err := viewer.Serve("127.0.0.1:0", rec, "")
 	if err != nil {
@@ -44,7 +42,7 @@ func viewLive(t *testing.T, kubeconfig string) {
 		t.Fatalf("the page did not connect to the live demo: %v", err)
 	}
 	start := time.Now()
-	if err := run(io.Discard, kubeconfig, true, false, rec); err != nil {
+	if err := run(io.Discard, options{kubeconfig: kubeconfig, simulate: true}, rec); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)

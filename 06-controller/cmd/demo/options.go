@@ -1,0 +1,41 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"time"
+)
+
+// options are the demo's flags.
+type options struct {
+	kubeconfig string        // "" runs on the embedded fake cluster
+	pause      time.Duration // between steps, to read the trace as it goes
+	simulate   bool          // play the Deployment controller
+	classic    bool          // the classic informers' path instead of today's
+	tracePath  string        // record (or, with view, replay) the trace here
+	view       string        // "web", or "" for no viewer
+	viewAddr   string        // where the viewer serves
+}
+
+// parseOptions reads the flags; an error is a usage error (exit status 2).
+func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
+	var o options
+	fs.StringVar(&o.kubeconfig, "kubeconfig", "", "run against this cluster instead of the embedded fake one")
+	fs.DurationVar(&o.pause, "pause", 300*time.Millisecond, "pause between steps, to read the trace as it goes")
+	fs.BoolVar(&o.simulate, "simulate-deployments", true, "play the Deployment controller (make Deployments report their replicas available); the embedded cluster and the local control plane have none")
+	mode := fs.String("mode", "today", `the informers' path: "today" (WatchList, atomic RealFIFO, batch pops) or "classic" (LIST then WATCH, DeltaFIFO, one pop at a time)`)
+	fs.StringVar(&o.tracePath, "trace", "", "write every step, with what each component holds, to this file as JSON lines; with -view web, replay this file instead of running")
+	fs.StringVar(&o.view, "view", "", `"web" serves the step-through viewer on -view-addr while the demo runs, and after it until Ctrl-C`)
+	fs.StringVar(&o.viewAddr, "view-addr", "127.0.0.1:8089", "where -view web serves (loopback only)")
+	if err := fs.Parse(args); err != nil {
+		return o, err
+	}
+	if *mode != "today" && *mode != "classic" {
+		return o, fmt.Errorf("-mode is %q; use today or classic (make demo MODE=classic)", *mode)
+	}
+	if o.view != "" && o.view != "web" {
+		return o, fmt.Errorf("-view is %q; the one viewer is web (make demo VIEW=web)", o.view)
+	}
+	o.classic = *mode == "classic"
+	return o, nil
+}

@@ -17,6 +17,14 @@ import (
 	"example.com/walkthrough/06-controller/wiring/ours"
 )
 
+// step is one change of the story: what it does, and when the controller
+// has caught up with it.
+type step struct {
+	title string
+	do    func() error
+	until func() (bool, error)
+}
+
 // run tells the story with the options o. rec, when not nil, records every step with what
 // each component holds.
 func run(out io.Writer, o options, rec *viewer.Recorder) error {
@@ -94,11 +102,7 @@ func run(out io.Writer, o options, rec *viewer.Recorder) error {
 		}
 	}
 
-	steps := []struct {
-		title string
-		do    func() error
-		until func() (bool, error)
-	}{
+	steps := []step{
 		{"Create Rollout web: 2 replicas of nginx:1.27", func() error {
 			_, err := rollouts.Create(ctx, &v1alpha1.Rollout{
 				ObjectMeta: metav1.ObjectMeta{Name: "web", Namespace: w.ns},
@@ -117,20 +121,12 @@ func run(out io.Writer, o options, rec *viewer.Recorder) error {
 		}, inStep(4, "nginx:1.28", false)},
 	}
 	if w.injectCo != nil {
-		steps = append(steps, struct {
-			title string
-			do    func() error
-			until func() (bool, error)
-		}{"Scale to 3; the API server answers the status update with a Conflict", func() error {
+		steps = append(steps, step{"Scale to 3; the API server answers the status update with a Conflict", func() error {
 			w.injectCo()
 			return updateRollout(ctx, w, func(r *v1alpha1.Rollout) { r.Spec.Replicas = ptr.To[int32](3) })
 		}, inStep(3, "nginx:1.28", o.simulate)})
 	}
-	steps = append(steps, struct {
-		title string
-		do    func() error
-		until func() (bool, error)
-	}{"Delete Rollout web", func() error {
+	steps = append(steps, step{"Delete Rollout web", func() error {
 		return rollouts.Delete(ctx, "web", metav1.DeleteOptions{})
 	}, func() (bool, error) { return p.stepSaw("rollout no longer exists"), nil }})
 

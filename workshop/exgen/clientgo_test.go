@@ -27,19 +27,10 @@ func init() {
 // client-go twin, its package renamed, that says it is generated and from
 // what; a hand edit of the twin is stale.
 func TestClientGoTwin(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "99-sample")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{
+	dir := sampleChapter(t, map[string]string{
 		"sample.go":                 "package sample\n\n// NewStore makes a store.\nfunc NewStore() {}\n",
 		"adapter_reference_test.go": adapterSample,
-		"go.mod":                    "module example.com/sample\n\ngo 1.26\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	files, err := Generate(dir, StubAll)
 	if err != nil {
 		t.Fatal(err)

@@ -1,7 +1,6 @@
 package exgen
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -38,15 +37,7 @@ func Half(n int) int {
 // joined into it and kept out of the learner's copy, as are its markers;
 // an indented comment that follows anything else is the code's own.
 func TestHintsGoOnOverContinuationLines(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "99-sample")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"sample.go": hintSample, "go.mod": "module example.com/sample\n\ngo 1.26\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := sampleChapter(t, map[string]string{"sample.go": hintSample})
 	list, err := Exercises(dir)
 	if err != nil {
 		t.Fatal(err)

@@ -54,15 +54,7 @@ func Join(xs []string) string { return strings.Join(xs, "") }
 // comment or the exercise's title, and no hint; every import the regions
 // use is kept, by a line that compiles for its kind of name.
 func TestStubsSayWhatTheirFunctionDoes(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "99-sample")
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for name, text := range map[string]string{"sample.go": stubSample, "go.mod": "module example.com/sample\n\ngo 1.26\n"} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	dir := sampleChapter(t, map[string]string{"sample.go": stubSample})
 	files, err := Generate(dir, StubAll)
 	if err != nil {
 		t.Fatal(err)
@@ -98,6 +90,23 @@ func TestFirstSentenceCutsAtAClause(t *testing.T) {
 			t.Errorf("firstSentence(%q)\n got %q\nwant %q", c.doc, got, c.want)
 		}
 	}
+}
+
+// sampleChapter writes a chapter 99-sample of files, with a go.mod, and
+// returns its directory.
+func sampleChapter(t *testing.T, files map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "99-sample")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	files["go.mod"] = "module example.com/sample\n\ngo 1.26\n"
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
 }
 
 func comment(text string) *ast.CommentGroup {

@@ -61,7 +61,7 @@ func (r *Runner) Demo(args []string) error {
 		defer cleanup()
 		goArgs = append(goArgs, "-overlay="+overlay)
 	}
-	cmd := exec.Command("go", append(append(goArgs, "./cmd/demo"), args...)...)
+	cmd := exec.Command("go", append(append(goArgs, "./cmd/demo", "-mine"), args...)...)
 	cmd.Dir = demo.Dir
 	cmd.Stdout, cmd.Stderr, cmd.Stdin = r.Out, os.Stderr, os.Stdin
 	return cmd.Run()

@@ -78,7 +78,7 @@ func main() {
 	if err != nil {
 		fail(1, err)
 	}
-	nextSteps(os.Stdout, o.classic, srv != nil)
+	nextSteps(os.Stdout, o, srv != nil)
 	if srv != nil {
 		fmt.Printf("\nThe story is over; the viewer stays at %s to step through it. Ctrl-C stops it.\n", srv.URL)
 		waitForInterrupt()
@@ -87,23 +87,33 @@ func main() {
 }
 
 // nextSteps ends the demo with the other ways to run it, leaving out the
-// one just run.
-func nextSteps(out io.Writer, classic, web bool) {
-	try := [][2]string{{"make demo MODE=classic", "the classic informers, one pop at a time"}}
-	if classic {
-		try[0] = [2]string{"make demo", "today's informers, with batch pops"}
+// one just run; on your own chapters, they stay on them.
+func nextSteps(out io.Writer, o options, web bool) {
+	mine := ""
+	if o.mine {
+		mine = " MINE=1"
+	}
+	try := [][2]string{{"make demo MODE=classic" + mine, "the classic informers, one pop at a time"}}
+	if o.classic {
+		try[0] = [2]string{"make demo" + mine, "today's informers, with batch pops"}
 	}
 	if !web {
-		try = append(try, [2]string{"make demo VIEW=web", "step through this story in your browser"})
+		try = append(try, [2]string{"make demo VIEW=web" + mine, "step through this story in your browser"})
 	}
-	try = append(try, [2]string{"make demo MINE=1", "on your own chapters (those that pass)"})
+	if !o.mine {
+		try = append(try, [2]string{"make demo MINE=1", "on your own chapters (those that pass)"})
+	}
+	width := 0
+	for _, t := range try {
+		width = max(width, len(t[0]))
+	}
 	fmt.Fprintln(out)
 	for i, t := range try {
 		label := "Next: "
 		if i > 0 {
 			label = "      "
 		}
-		fmt.Fprintf(out, "%s%-22s  %s\n", label, t[0], t[1])
+		fmt.Fprintf(out, "%s%-*s  %s\n", label, width, t[0], t[1])
 	}
 }
 

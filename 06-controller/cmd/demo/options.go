@@ -15,6 +15,7 @@ type options struct {
 	tracePath  string        // record (or, with view, replay) the trace here
 	view       string        // "web", or "" for no viewer
 	viewAddr   string        // where the viewer serves
+	mine       bool          // on the learner's own chapters (make demo MINE=1)
 }
 
 // parseOptions reads the flags; an error is a usage error (exit status 2).
@@ -27,6 +28,7 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.tracePath, "trace", "", "write every step, with what each component holds, to this file as JSON lines; with -view web, replay this file instead of running")
 	fs.StringVar(&o.view, "view", "", `"web" serves the step-through viewer on -view-addr while the demo runs, and after it until Ctrl-C`)
 	fs.StringVar(&o.viewAddr, "view-addr", "127.0.0.1:8089", "where -view web serves (loopback only)")
+	fs.BoolVar(&o.mine, "mine", false, "say that the demo runs on your own chapters: the workshop's demo command sets it (make demo MINE=1), and the next steps keep MINE=1")
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}

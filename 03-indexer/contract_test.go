@@ -108,9 +108,9 @@ func forms(im impl) notation.Forms {
 	return notation.Forms{ExplicitKey: im.ExplicitKey, Tombstone: im.Tombstone}
 }
 
-func parseObject(im impl, line string) (any, error)      { return forms(im).Parse(line) }
+func parseObject(im impl, line string) (any, error)     { return forms(im).Parse(line) }
 func parseObjects(im impl, input string) ([]any, error) { return forms(im).ParseAll(input) }
-func formatObject(obj any) string                        { return notation.Format(obj) }
+func formatObject(obj any) string                       { return notation.Format(obj) }
 
 // formatSet writes objects sorted: the store returns them in map order,
 // which is not part of its contract.

@@ -119,6 +119,15 @@ func (o Object) Pod() *v1.Pod {
 	return pod
 }
 
+// Key writes an object's namespace/name, or its name alone when it has no
+// namespace.
+func Key(m metav1.Object) string {
+	if m.GetNamespace() == "" {
+		return m.GetName()
+	}
+	return m.GetNamespace() + "/" + m.GetName()
+}
+
 // Short writes an object with metadata as its key and "@rv": chapter 01's
 // traces, which follow versions, not labels. Anything else is its Go type.
 func Short(obj any) string {
@@ -126,10 +135,7 @@ func Short(obj any) string {
 	if err != nil {
 		return fmt.Sprintf("%T", obj)
 	}
-	s := m.GetName()
-	if m.GetNamespace() != "" {
-		s = m.GetNamespace() + "/" + s
-	}
+	s := Key(m)
 	if rv := m.GetResourceVersion(); rv != "" {
 		s += "@" + rv
 	}

@@ -34,10 +34,10 @@ func (s *Scripted) Write(verb string, pod *v1.Pod) (string, error) {
 }
 
 func (s *Scripted) Delete(ns, name string) (string, error) { return s.pods.Delete(ns, name) }
-func (s *Scripted) Objects() []string                       { return s.pods.Keys() }
-func (s *Scripted) DropWatches()                            { s.srv.DropWatches() }
-func (s *Scripted) RV(rv string) string                     { return rv }
-func (s *Scripted) Scripted() *testserver.Server            { return s.srv }
+func (s *Scripted) Objects() []string                      { return s.pods.Keys() }
+func (s *Scripted) DropWatches()                           { s.srv.DropWatches() }
+func (s *Scripted) RV(rv string) string                    { return rv }
+func (s *Scripted) Scripted() *testserver.Server           { return s.srv }
 
 func (s *Scripted) Fail(f testserver.Fault) error {
 	s.srv.FailNext(f)
@@ -57,4 +57,3 @@ func (s *Scripted) Await(_ string, show func() string) string {
 
 // newStore is the store a Reflector writes into: chapter 03's.
 func newStore() indexer.Store { return indexer.NewStore(indexer.MetaNamespaceKeyFunc) }
-

@@ -18,10 +18,10 @@ var delayCommands = []scenario.Command[*driver]{
 	{Name: "add-after", Run: (*driver).addAfter,
 		Usage:   "add-after ITEM=DURATION ...\nAddAfter each item (a delaying queue); prints len=N.",
 		Example: "add-after a=250ms b=1s"},
-	{Name: "add-rate-limited", Run: (*driver).addRateLimited,
+	{Name: "add-rate-limited", Run: (*driver).eachRateLimited,
 		Usage:   "add-rate-limited ITEM ...\nAddRateLimited each item (a rate-limiting queue); prints len=N.",
 		Example: "add-rate-limited a"},
-	{Name: "forget", Run: (*driver).forget,
+	{Name: "forget", Run: (*driver).eachRateLimited,
 		Usage:   "forget ITEM ...\nForget each item (a rate-limiting queue); prints len=N.",
 		Example: "forget a"},
 	{Name: "num-requeues", Run: (*driver).numRequeues,
@@ -57,20 +57,14 @@ func (d *driver) addAfter(t testing.TB, td *datadriven.TestData) string {
 	return d.length(t, td)
 }
 
-func (d *driver) addRateLimited(t testing.TB, td *datadriven.TestData) string {
+// eachRateLimited calls AddRateLimited or Forget (the command's) with
+// each item.
+func (d *driver) eachRateLimited(t testing.TB, td *datadriven.TestData) string {
 	q := d.queue(t, td)
-	need(t, td, q.AddRateLimited != nil, "rate-limiting")
+	call := map[string]func(string){"add-rate-limited": q.AddRateLimited, "forget": q.Forget}[td.Cmd]
+	need(t, td, call != nil, "rate-limiting")
 	for _, item := range items(td) {
-		q.AddRateLimited(item)
-	}
-	return d.length(t, td)
-}
-
-func (d *driver) forget(t testing.TB, td *datadriven.TestData) string {
-	q := d.queue(t, td)
-	need(t, td, q.Forget != nil, "rate-limiting")
-	for _, item := range items(td) {
-		q.Forget(item)
+		call(item)
 	}
 	return d.length(t, td)
 }

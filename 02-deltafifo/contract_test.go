@@ -4,11 +4,11 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"testing"
 
 	v1 "k8s.io/api/core/v1"
 
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // This file is the contract the scenarios, the fuzz tests and the
@@ -92,78 +92,25 @@ type impl struct {
 }
 
 // impls holds every implementation; the adapter files register themselves.
-var impls = map[string]impl{}
+var impls = scenario.Registry[impl]{}
 
 // register adds an implementation under its name.
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(t testing.TB, _ *scenario.File) scenario.Driver {
-		d := newDriver(im)
-		t.Cleanup(d.closeAll) // release any Pop still waiting, so the bubble can end
-		return d.step
-	}
-}
+func register(name string, im impl) { impls[name] = im }
 
 // --- object notation -------------------------------------------------------
 //
-// Scenarios write objects on one line:
-//
-//	ns/a@5                    pod a in namespace ns at resource version 5
-//	c@3                       a pod without a namespace (a cluster-scoped key)
-//	tombstone:ns/a            DeletedFinalStateUnknown{Key: "ns/a"} (no object)
-//	tombstone:ns/a=ns/a@4     DeletedFinalStateUnknown{Key: "ns/a", Obj: ns/a@4}
-//	"str"                     a plain string, which has no metadata
-//	deltas:[]                 an empty Deltas
+// Scenarios write objects in the notation of workshop/scenario/notation:
+// pods (ns/a@5, or c@3 without a namespace), and this chapter's forms
+// tombstone:KEY[=OBJECT], deltas:[] (an empty Deltas) and "str", a plain
+// string, which has no metadata.
 
-// parseObject reads one object in the notation above.
-func parseObject(im impl, line string) (any, error) {
-	line = strings.TrimSpace(line)
-	if line == "deltas:[]" {
-		return im.EmptyDeltas(), nil
-	}
-	if s, ok := strings.CutPrefix(line, "tombstone:"); ok {
-		key, objText, hasObj := strings.Cut(s, "=")
-		var obj any
-		if hasObj {
-			var err error
-			if obj, err = parseObject(im, objText); err != nil {
-				return nil, err
-			}
-		}
-		return im.Tombstone(key, obj), nil
-	}
-	if strings.HasPrefix(line, `"`) {
-		return strings.Trim(line, `"`), nil
-	}
-	if line == "" || strings.ContainsAny(line, " \t") {
-		return nil, fmt.Errorf("want one object like ns/a@1, got %q", line)
-	}
-	pod := &v1.Pod{}
-	key, rv, _ := strings.Cut(line, "@")
-	pod.ResourceVersion = rv
-	if ns, name, ok := strings.Cut(key, "/"); ok {
-		pod.Namespace, pod.Name = ns, name
-	} else {
-		pod.Name = key
-	}
-	return pod, nil
+// forms is the notation with this chapter's tombstone and empty Deltas.
+func forms(im impl) notation.Forms {
+	return notation.Forms{Tombstone: im.Tombstone, EmptyDeltas: im.EmptyDeltas}
 }
 
-// parseObjects reads one object per non-empty line.
-func parseObjects(im impl, input string) ([]any, error) {
-	var objs []any
-	for _, line := range strings.Split(input, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		obj, err := parseObject(im, line)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, obj)
-	}
-	return objs, nil
-}
+func parseObject(im impl, line string) (any, error)     { return forms(im).Parse(line) }
+func parseObjects(im impl, input string) ([]any, error) { return forms(im).ParseAll(input) }
 
 // formatObject writes an object back in the notation.
 func formatObject(obj any) string {
@@ -171,14 +118,7 @@ func formatObject(obj any) string {
 	case nil:
 		return "nil"
 	case *v1.Pod:
-		s := o.Name
-		if o.Namespace != "" {
-			s = o.Namespace + "/" + s
-		}
-		if o.ResourceVersion != "" {
-			s += "@" + o.ResourceVersion
-		}
-		return s
+		return notation.Format(o)
 	case tombstone:
 		return "tombstone:" + o.Key + "=" + formatObject(o.Obj)
 	case replacedAll:
@@ -254,9 +194,4 @@ func apply(im impl, cache knownStore, d delta) error {
 	return cache.Add(d.Object)
 }
 
-func result(err error) string {
-	if err != nil {
-		return "error: " + err.Error()
-	}
-	return "ok"
-}
+func result(err error) string { return notation.Result(err) }

@@ -2,16 +2,14 @@ package indexer_test
 
 import (
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
-	"testing"
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/labels"
 
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // This file is the contract the scenarios, the fuzz test and the
@@ -67,7 +65,7 @@ type impl struct {
 }
 
 // impls holds every implementation; the adapter files register themselves.
-var impls = map[string]impl{}
+var impls = scenario.Registry[impl]{}
 
 // The index functions scenarios may ask for, by name. MetaNamespaceIndexFunc
 // ("namespace") comes from the implementation itself.
@@ -101,98 +99,18 @@ var catalogue = map[string]func(obj any) ([]string, error){
 
 // --- object notation -------------------------------------------------------
 //
-// Scenarios write pods on one line: key, resource version, labels, node.
-//
-//	ns/a@5 labels=x:1,y:2 node=n1
-//	c@3                       a pod without a namespace (a cluster-scoped key)
-//	explicit:x/y/z            ExplicitKey("x/y/z")
-//	tombstone:ns/a            DeletedFinalStateUnknown{Key: "ns/a"}
-//	"str"                     a plain string, which has no metadata
+// Scenarios write objects in the notation of workshop/scenario/notation:
+// pods (ns/a@5 labels=x:1,y:2 node=n1), and this chapter's forms
+// explicit:KEY and tombstone:KEY, and "str", a plain string.
 
-// parseObject reads one object in the notation above.
-func parseObject(im impl, line string) (any, error) {
-	line = strings.TrimSpace(line)
-	if s, ok := strings.CutPrefix(line, "explicit:"); ok {
-		return im.ExplicitKey(s), nil
-	}
-	if s, ok := strings.CutPrefix(line, "tombstone:"); ok {
-		return im.Tombstone(s, nil), nil
-	}
-	if strings.HasPrefix(line, `"`) {
-		return strings.Trim(line, `"`), nil
-	}
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return nil, fmt.Errorf("empty object")
-	}
-	pod := &v1.Pod{}
-	key, rv, _ := strings.Cut(fields[0], "@")
-	pod.ResourceVersion = rv
-	if ns, name, ok := strings.Cut(key, "/"); ok {
-		pod.Namespace, pod.Name = ns, name
-	} else {
-		pod.Name = key
-	}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "labels":
-			pod.Labels = map[string]string{}
-			for _, kv := range strings.Split(v, ",") {
-				lk, lv, _ := strings.Cut(kv, ":")
-				pod.Labels[lk] = lv
-			}
-		case "node":
-			pod.Spec.NodeName = v
-		default:
-			return nil, fmt.Errorf("unknown field %q in %q", k, line)
-		}
-	}
-	return pod, nil
+// forms is the notation with this chapter's tombstone and ExplicitKey.
+func forms(im impl) notation.Forms {
+	return notation.Forms{ExplicitKey: im.ExplicitKey, Tombstone: im.Tombstone}
 }
 
-// parseObjects reads one object per non-empty line.
-func parseObjects(im impl, input string) ([]any, error) {
-	var objs []any
-	for _, line := range strings.Split(input, "\n") {
-		if strings.TrimSpace(line) == "" {
-			continue
-		}
-		obj, err := parseObject(im, line)
-		if err != nil {
-			return nil, err
-		}
-		objs = append(objs, obj)
-	}
-	return objs, nil
-}
-
-// formatObject writes an object back in the notation.
-func formatObject(obj any) string {
-	pod, ok := obj.(*v1.Pod)
-	if !ok {
-		return fmt.Sprintf("%T %v", obj, obj)
-	}
-	var b strings.Builder
-	if pod.Namespace != "" {
-		b.WriteString(pod.Namespace + "/")
-	}
-	b.WriteString(pod.Name)
-	if pod.ResourceVersion != "" {
-		b.WriteString("@" + pod.ResourceVersion)
-	}
-	if len(pod.Labels) > 0 {
-		var kvs []string
-		for _, k := range slices.Sorted(maps.Keys(pod.Labels)) {
-			kvs = append(kvs, k+":"+pod.Labels[k])
-		}
-		b.WriteString(" labels=" + strings.Join(kvs, ","))
-	}
-	if pod.Spec.NodeName != "" {
-		b.WriteString(" node=" + pod.Spec.NodeName)
-	}
-	return b.String()
-}
+func parseObject(im impl, line string) (any, error)     { return forms(im).Parse(line) }
+func parseObjects(im impl, input string) ([]any, error) { return forms(im).ParseAll(input) }
+func formatObject(obj any) string                       { return notation.Format(obj) }
 
 // formatSet writes objects sorted: the store returns them in map order,
 // which is not part of its contract.
@@ -229,7 +147,4 @@ func selector(s string) (labels.Selector, error) {
 }
 
 // register adds an implementation under its name.
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(testing.TB, *scenario.File) scenario.Driver { return newDriver(im) }
-}
+func register(name string, im impl) { impls[name] = im }

@@ -8,6 +8,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // FuzzIndexer plays the same random operation sequence on the reference
@@ -76,11 +77,11 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 	var out string
 	switch o.code % 9 {
 	case 0:
-		out = result(s.d.idx.Add(obj))
+		out = notation.Result(s.d.idx.Add(obj))
 	case 1:
-		out = result(s.d.idx.Update(obj))
+		out = notation.Result(s.d.idx.Update(obj))
 	case 2:
-		out = result(s.d.idx.Delete(obj))
+		out = notation.Result(s.d.idx.Delete(obj))
 	case 3: // replace with every other key, starting at the op's key
 		var list []any
 		for i := int(o.key) % 2; i < len(fuzzKeys); i += 2 {
@@ -89,9 +90,9 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 			item, _ := parseObject(s.d.im, o2.object())
 			list = append(list, item)
 		}
-		out = result(s.d.idx.Replace(list, fmt.Sprint(o.step)))
+		out = notation.Result(s.d.idx.Replace(list, fmt.Sprint(o.step)))
 	case 4:
-		out = result(s.d.idx.AddIndexes("byNode"))
+		out = notation.Result(s.d.idx.AddIndexes("byNode"))
 	case 5:
 		out = setOrError(s.d.idx.Index("byLabel", obj))
 	case 6:

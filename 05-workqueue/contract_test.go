@@ -7,7 +7,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	"example.com/walkthrough/workshop/scenario"
@@ -75,13 +74,10 @@ type impl struct {
 }
 
 // impls holds every implementation; the adapter files register themselves.
-var impls = map[string]impl{}
+var impls = scenario.Registry[impl]{}
 
 // register adds an implementation under its name.
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(t testing.TB, _ *scenario.File) scenario.Driver { return newDriver(t, im) }
-}
+func register(name string, im impl) { impls[name] = im }
 
 // histograms are the metrics shown as observations, not a value.
 var histograms = map[string]bool{

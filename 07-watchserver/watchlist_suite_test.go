@@ -3,26 +3,25 @@ package watchserver_test
 import (
 	"context"
 	"fmt"
-	"net/http"
 	"path/filepath"
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/cockroachdb/datadriven"
 	corev1 "k8s.io/api/core/v1"
-	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/client-go/tools/cache"
 
 	listwatch "example.com/walkthrough/01-listwatch"
+	"example.com/walkthrough/01-listwatch/lwscenario"
 	"example.com/walkthrough/01-listwatch/testserver"
 	ws "example.com/walkthrough/07-watchserver"
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // TestChapter01WatchListSuite plays chapter 01's WatchList scenarios
@@ -73,7 +72,8 @@ func TestChapter01ScenariosOnOurServer(t *testing.T) {
 		for _, name := range names {
 			t.Run(name, func(t *testing.T) {
 				t.Parallel()
-				datadriven.RunTest(t, files[name].Path, newSuiteDriver(t, client, files[name]).step)
+				d := newSuiteDriver(t, client, files[name])
+				datadriven.RunTest(t, files[name].Path, func(t *testing.T, td *datadriven.TestData) string { return d.Step(t, td) })
 			})
 		}
 	}
@@ -87,86 +87,140 @@ func TestChapter01ScenariosOnOurServer(t *testing.T) {
 	})
 }
 
-// suiteDriver plays one of 01's files: our server behind a fault proxy,
-// one Reflector on it, and the trace of what happened.
-type suiteDriver struct {
-	client string
-	// watchList is the WatchListClient feature of the file: client-go's
-	// gate is set from it, 01's Reflector takes it as an option.
-	watchList bool
-	srv       *testServer
-	proxy     *faultProxy
-	base      int64 // etcd's revision before the file's first write
-	tr        *suiteTrace
-	store     *suiteStore
-	lastRV    func() string
-	stopRun   func()
-}
-
-func newSuiteDriver(t *testing.T, client string, f *scenario.File) *suiteDriver {
-	d := &suiteDriver{client: client, tr: &suiteTrace{}, watchList: true}
-	for feature, on := range f.Features {
+// suiteDriver is chapter 01's driver, playing one of its files on our
+// server behind a fault proxy (suiteBackend), with the chosen Reflector.
+func newSuiteDriver(t *testing.T, client string, f *scenario.File) *lwscenario.Driver {
+	for feature := range f.Features {
 		if feature != "WatchListClient" {
 			t.Fatalf("%s sets the feature gate %s: this suite plays WatchListClient only", f.Path, feature)
 		}
-		d.watchList = on
 	}
-	d.srv = startServer(t, ws.CacheOptions{})
-	rev, err := d.srv.storage.CurrentRevision(context.Background())
+	b := &suiteBackend{t: t, srv: startServer(t, ws.CacheOptions{})}
+	rev, err := b.srv.storage.CurrentRevision(context.Background())
 	if err != nil {
 		t.Fatal(err)
 	}
-	d.base = rev
-	d.proxy = newFaultProxy(t, d.srv.server, func(r testserver.Request) {
+	b.base = rev
+	b.proxy = newFaultProxy(t, b.srv.server, func(r testserver.Request) {
 		r.Path = strings.Replace(r.Path, "/configmaps", "/pods", 1)
 		if rv := r.Query.Get("resourceVersion"); rv != "" && rv != "0" {
-			r.Query.Set("resourceVersion", d.rel(rv))
+			r.Query.Set("resourceVersion", b.RV(rv))
 		}
-		d.tr.add("%s", r)
+		b.tr.Add("%s", r)
 	})
-	t.Cleanup(func() {
-		if d.stopRun != nil {
-			d.stopRun()
-		}
-	})
-	return d
+	return lwscenario.New(t, lwscenario.Impl{NewReflector: b.reflector(client)}, b, f)
 }
 
-// rel is a resource version counted from the file's start, as 01's
+// suiteBackend is our server on a real etcd, behind a fault proxy, as
+// chapter 01's driver sees a server: ConfigMaps stand in for pods, and
+// versions count from the file's first write.
+type suiteBackend struct {
+	t     *testing.T
+	srv   *testServer
+	proxy *faultProxy
+	base  int64 // etcd's revision before the file's first write
+	tr    *notation.Trace
+}
+
+// Serve takes the file's server options: only a server without the
+// WatchList feature has a counterpart here (the proxy plays it).
+func (b *suiteBackend) Serve(opts testserver.Options, tr *notation.Trace) error {
+	if opts.MaxPageSize != 0 {
+		return fmt.Errorf("max-page has no counterpart against a real server")
+	}
+	if b.tr == nil { // the proxy's requests go to it from now on
+		b.tr = tr
+	}
+	b.proxy.withoutWatchList.Store(opts.WithoutWatchList)
+	return nil
+}
+
+// Write creates or updates the pod's ConfigMap counterpart: only its
+// labels carry over, a ConfigMap has no node.
+func (b *suiteBackend) Write(verb string, pod *corev1.Pod) (string, error) {
+	if pod.Spec.NodeName != "" {
+		return "", fmt.Errorf("only labels= has a ConfigMap counterpart, not node=")
+	}
+	ctx := context.Background()
+	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, Labels: pod.Labels}}
+	cms := b.srv.cs.CoreV1().ConfigMaps(cm.Namespace)
+	var got *corev1.ConfigMap
+	var err error
+	if verb == "create" {
+		got, err = cms.Create(ctx, cm, metav1.CreateOptions{})
+	} else {
+		got, err = cms.Update(ctx, cm, metav1.UpdateOptions{})
+	}
+	if err != nil {
+		return "", err
+	}
+	b.caughtUp(got.ResourceVersion)
+	return b.RV(got.ResourceVersion), nil
+}
+
+func (b *suiteBackend) Delete(ns, name string) (string, error) {
+	got, err := b.srv.storage.Delete(context.Background(), ns, name)
+	if err != nil {
+		return "", err
+	}
+	b.caughtUp(got.ResourceVersion)
+	return b.RV(got.ResourceVersion), nil
+}
+
+// Objects lists the ConfigMaps through the server, as "ns/name@rv".
+func (b *suiteBackend) Objects() []string {
+	list, err := b.srv.cs.CoreV1().ConfigMaps("").List(context.Background(), metav1.ListOptions{})
+	if err != nil {
+		return []string{err.Error()}
+	}
+	var out []string
+	for _, cm := range list.Items {
+		out = append(out, cm.Namespace+"/"+cm.Name+"@"+b.RV(cm.ResourceVersion))
+	}
+	sort.Strings(out)
+	return out
+}
+
+// Fail plays a refused request; a real server has no HTML error page,
+// Retry-After or reset on cue.
+func (b *suiteBackend) Fail(f testserver.Fault) error {
+	if f.Body != "" || f.RetryAfter != "" || f.Reset {
+		return fmt.Errorf("only code, reason and times of fail have a counterpart against a real server")
+	}
+	b.proxy.failNext(f.Verb, &metav1.Status{Status: metav1.StatusFailure, Code: f.Code, Reason: f.Reason, Message: f.Message})
+	return nil
+}
+
+func (b *suiteBackend) SendError(code int32, reason metav1.StatusReason, message string) {
+	b.proxy.sendError(&metav1.Status{Status: metav1.StatusFailure, Code: code, Reason: reason, Message: message})
+}
+
+func (b *suiteBackend) DropWatches()                 { b.proxy.dropWatches() }
+func (b *suiteBackend) Scripted() *testserver.Server { return nil }
+
+// RV is a resource version counted from the file's start, as 01's
 // scripted server counts them.
-func (d *suiteDriver) rel(rv string) string {
+func (b *suiteBackend) RV(rv string) string {
 	n, err := strconv.ParseInt(rv, 10, 64)
 	if err != nil {
 		return rv
 	}
-	return strconv.FormatInt(n-d.base, 10)
-}
-
-// describe writes an object as "namespace/name@rv", the version relative.
-func (d *suiteDriver) describe(obj any) string {
-	if tomb, ok := obj.(cache.DeletedFinalStateUnknown); ok {
-		obj = tomb.Obj
-	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return fmt.Sprintf("(%T)", obj)
-	}
-	return m.GetNamespace() + "/" + m.GetName() + "@" + d.rel(m.GetResourceVersion())
+	return strconv.FormatInt(n-b.base, 10)
 }
 
 // caughtUp waits until the watch cache has seen the write at rv. 01's
 // scripted server is consistent the moment a write returns; ours, like
 // kube-apiserver, serves LIST at resourceVersion=0 from a cache that an
 // etcd watch keeps a moment behind.
-func (d *suiteDriver) caughtUp(t *testing.T, rv string) {
+func (b *suiteBackend) caughtUp(rv string) {
 	want, err := strconv.ParseInt(rv, 10, 64)
 	if err != nil {
-		t.Fatalf("resourceVersion %q: %v", rv, err)
+		b.t.Fatalf("resourceVersion %q: %v", rv, err)
 	}
 	deadline := time.Now().Add(waitFor)
-	for d.srv.cache.RV() < want {
+	for b.srv.cache.RV() < want {
 		if time.Now().After(deadline) {
-			t.Fatalf("the watch cache is still at %d, %v after the write at %d", d.srv.cache.RV(), waitFor, want)
+			b.t.Fatalf("the watch cache is still at %d, %v after the write at %d", b.srv.cache.RV(), waitFor, want)
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -179,121 +233,12 @@ const (
 	waitFor = 10 * time.Second
 )
 
-func (d *suiteDriver) step(t *testing.T, td *datadriven.TestData) string {
-	ctx := context.Background()
-	cms := d.srv.cs.CoreV1()
-	var out []string
-	say := func(format string, args ...any) { out = append(out, fmt.Sprintf(format, args...)) }
-
-	switch td.Cmd {
-	case "server":
-		d.proxy.withoutWatchList.Store(td.HasArg("without-watchlist"))
-
-	case "create", "update":
-		for _, l := range linesOf(td) {
-			cm := suiteConfigMap(t, td, l)
-			var got *corev1.ConfigMap
-			var err error
-			if td.Cmd == "create" {
-				got, err = cms.ConfigMaps(cm.Namespace).Create(ctx, cm, metav1.CreateOptions{})
-			} else {
-				got, err = cms.ConfigMaps(cm.Namespace).Update(ctx, cm, metav1.UpdateOptions{})
-			}
-			if err != nil {
-				td.Fatalf(t, "%v", err)
-			}
-			say("server: %s %s", td.Cmd, d.describe(got))
-			d.caughtUp(t, got.ResourceVersion)
-		}
-
-	case "delete":
-		for _, key := range linesOf(td) {
-			ns, name, _ := strings.Cut(key, "/")
-			got, err := d.srv.storage.Delete(ctx, ns, name)
-			if err != nil {
-				td.Fatalf(t, "%v", err)
-			}
-			say("server: delete %s", d.describe(got))
-			d.caughtUp(t, got.ResourceVersion)
-		}
-
-	case "start":
-		d.start(t)
-
-	case "advance":
-		// The clock is real, so this much of it passes: the Reflector
-		// tells a very short watch (under a second) from a healthy one.
-		dur, err := time.ParseDuration(td.CmdArgs[0].Key)
-		if err != nil {
-			td.Fatalf(t, "%v", err)
-		}
-		time.Sleep(dur)
-
-	case "drop-watches":
-		d.proxy.dropWatches()
-
-	case "fail", "error-frame":
-		var code int
-		td.ScanArgs(t, "code", &code)
-		var reason string
-		td.MaybeScanArgs(t, "reason", &reason)
-		status := &metav1.Status{Status: metav1.StatusFailure, Code: int32(code),
-			Reason: metav1.StatusReason(reason), Message: http.StatusText(code)}
-		if td.Cmd == "error-frame" {
-			d.proxy.sendError(status)
-			break
-		}
-		var verb string
-		td.ScanArgs(t, "verb", &verb)
-		d.proxy.failNext(verb, status)
-
-	case "store":
-		return d.until(td, func() string { return strings.Join(orNone(d.store.contents(d)), "\n") })
-
-	case "same":
-		return d.until(td, func() string {
-			list, err := cms.ConfigMaps("").List(ctx, metav1.ListOptions{})
-			if err != nil {
-				return err.Error()
-			}
-			var want []string
-			for i := range list.Items {
-				want = append(want, d.describe(&list.Items[i]))
-			}
-			sort.Strings(want)
-			got := d.store.contents(d)
-			if strings.Join(got, " ") == strings.Join(want, " ") {
-				return "store == server: " + strconv.Itoa(len(got)) + " objects"
-			}
-			return "store != server\nstore:  " + strings.Join(got, " ") + "\nserver: " + strings.Join(want, " ")
-		})
-
-	case "last-sync-rv":
-		return d.until(td, func() string { return fmt.Sprintf("%q", d.rel(d.lastRV())) })
-
-	default:
-		td.Fatalf(t, "chapter 01's command %q has no counterpart against a real server", td.Cmd)
-	}
-	var shown int // trace lines in the last print
-	got := d.until(td, func() string {
-		lines := d.tr.peek()
-		shown = len(lines)
-		all := append(out[:len(out):len(out)], lines...)
-		if len(all) == 0 {
-			return "(nothing)"
-		}
-		return strings.Join(all, "\n")
-	})
-	d.tr.drop(shown)
-	return got
-}
-
-// until polls show until it prints what the file expects or waitFor runs
+// Await polls show until it prints what the file expects or waitFor runs
 // out, and returns the last print. When the file expects nothing, it
 // first lets settle pass, so that something unexpected has the time to
 // show up.
-func (d *suiteDriver) until(td *datadriven.TestData, show func() string) string {
-	want := strings.TrimSpace(td.Expected)
+func (b *suiteBackend) Await(want string, show func() string) string {
+	want = strings.TrimSpace(want)
 	if want == "(nothing)" {
 		time.Sleep(settle)
 	}
@@ -307,33 +252,36 @@ func (d *suiteDriver) until(td *datadriven.TestData, show func() string) string 
 	}
 }
 
-// start runs the chosen Reflector on the proxy until the test ends.
-func (d *suiteDriver) start(t *testing.T) {
-	d.store = &suiteStore{Store: cache.NewStore(cache.MetaNamespaceKeyFunc), d: d}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	switch d.client {
-	case "01-listwatch":
-		client := &listwatch.Client{HTTP: d.proxy.http.Client(), Base: d.proxy.http.URL,
-			Path: "/api/v1/configmaps", Kind: listwatch.Typed[corev1.ConfigMap]("ConfigMap")}
-		r := listwatch.NewReflector(client, &corev1.ConfigMap{}, d.store, listwatch.ReflectorOptions{UseWatchList: d.watchList})
-		d.lastRV = r.LastSyncResourceVersion
-		go func() { defer close(done); r.Run(ctx) }()
-	case "client-go":
-		// As 01's client-go adapter lists and watches: through the REST
-		// client, so the requests are the ones its goldens recorded.
-		cs := clientsetFor(t, d.proxy.http.URL)
-		rest := cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "configmaps", metav1.NamespaceAll, fields.Everything())
-		var lw cache.ListerWatcher = rest
-		if !d.watchList {
-			lw = cache.ToListWatcherWithWatchListSemantics(rest, withoutWatchList{})
+// reflector makes the chosen Reflector over the proxy, writing into the
+// recording store without its Bookmark (withoutBookmarks).
+func (b *suiteBackend) reflector(client string) func(cfg lwscenario.ReflectorConfig) (func(context.Context), func() string) {
+	return func(cfg lwscenario.ReflectorConfig) (func(context.Context), func() string) {
+		store := withoutBookmarks{cfg.Store}
+		switch client {
+		case "01-listwatch":
+			lw := &listwatch.Client{HTTP: b.proxy.http.Client(), Base: b.proxy.http.URL,
+				Path: "/api/v1/configmaps", Kind: listwatch.Typed[corev1.ConfigMap]("ConfigMap")}
+			r := listwatch.NewReflector(lw, &corev1.ConfigMap{}, store, listwatch.ReflectorOptions{UseWatchList: cfg.WatchList})
+			return r.Run, r.LastSyncResourceVersion
+		default:
+			// As 01's client-go adapter lists and watches: through the REST
+			// client, so the requests are the ones its goldens recorded.
+			cs := clientsetFor(b.t, b.proxy.http.URL)
+			rest := cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "configmaps", metav1.NamespaceAll, fields.Everything())
+			var lw cache.ListerWatcher = rest
+			if !cfg.WatchList {
+				lw = cache.ToListWatcherWithWatchListSemantics(rest, withoutWatchList{})
+			}
+			r := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, cache.ReflectorOptions{})
+			return r.RunWithContext, r.LastSyncResourceVersion
 		}
-		r := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, d.store, cache.ReflectorOptions{})
-		d.lastRV = r.LastSyncResourceVersion
-		go func() { defer close(done); r.RunWithContext(ctx) }()
 	}
-	d.stopRun = func() { cancel(); <-done }
 }
+
+// withoutBookmarks is a store with no Bookmark method (the ReflectorStore
+// methods alone), so no Reflector tells it bookmarks: our server sends
+// them when 01's scripted one does not.
+type withoutBookmarks struct{ listwatch.ReflectorStore }
 
 // withoutWatchList turns client-go's WatchListClient gate off for one
 // Reflector, through client-go's own opt-out for clients that cannot
@@ -345,113 +293,3 @@ func (d *suiteDriver) start(t *testing.T) {
 type withoutWatchList struct{}
 
 func (withoutWatchList) IsWatchListSemanticsUnSupported() bool { return true }
-
-func suiteConfigMap(t *testing.T, td *datadriven.TestData, line string) *corev1.ConfigMap {
-	fields := strings.Fields(line)
-	ns, name, ok := strings.Cut(fields[0], "/")
-	if !ok {
-		td.Fatalf(t, "want namespace/name, got %q", fields[0])
-	}
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: ns, Name: name}}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		if k != "labels" {
-			td.Fatalf(t, "only labels= has a ConfigMap counterpart, not %q", f)
-		}
-		cm.Labels = map[string]string{}
-		for _, kv := range strings.Split(v, ",") {
-			lk, lv, _ := strings.Cut(kv, ":")
-			cm.Labels[lk] = lv
-		}
-	}
-	return cm
-}
-
-// linesOf is a step's input, one trimmed line each, blank lines left out.
-func linesOf(td *datadriven.TestData) []string {
-	var ls []string
-	for _, l := range strings.Split(td.Input, "\n") {
-		if l = strings.TrimSpace(l); l != "" {
-			ls = append(ls, l)
-		}
-	}
-	return ls
-}
-
-func orNone(s []string) []string {
-	if len(s) == 0 {
-		return []string{"(none)"}
-	}
-	return s
-}
-
-// suiteTrace is what happened, in order: requests and store calls.
-type suiteTrace struct {
-	mu    sync.Mutex
-	lines []string
-}
-
-func (tr *suiteTrace) add(format string, args ...any) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	tr.lines = append(tr.lines, fmt.Sprintf(format, args...))
-}
-
-func (tr *suiteTrace) peek() []string {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	return append([]string(nil), tr.lines...)
-}
-
-// drop forgets the first n lines: those a step has shown.
-func (tr *suiteTrace) drop(n int) {
-	tr.mu.Lock()
-	defer tr.mu.Unlock()
-	tr.lines = tr.lines[n:]
-}
-
-// suiteStore is client-go's store with every call written to the trace,
-// as 01's recording store writes them.
-type suiteStore struct {
-	cache.Store
-	d *suiteDriver
-}
-
-func (s *suiteStore) Add(obj any) error {
-	s.d.tr.add("store: add %s", s.d.describe(obj))
-	return s.Store.Add(obj)
-}
-
-func (s *suiteStore) Update(obj any) error {
-	s.d.tr.add("store: update %s", s.d.describe(obj))
-	return s.Store.Update(obj)
-}
-
-func (s *suiteStore) Delete(obj any) error {
-	s.d.tr.add("store: delete %s", s.d.describe(obj))
-	return s.Store.Delete(obj)
-}
-
-func (s *suiteStore) Replace(list []any, rv string) error {
-	keys := make([]string, len(list))
-	for i, obj := range list {
-		keys[i] = s.d.describe(obj)
-	}
-	sort.Strings(keys)
-	s.d.tr.add("store: replace rv=%s %s", s.d.rel(rv), strings.Join(orNone(keys), " "))
-	return s.Store.Replace(list, rv)
-}
-
-func (s *suiteStore) Resync() error {
-	s.d.tr.add("store: resync")
-	return s.Store.Resync()
-}
-
-func (s *suiteStore) contents(d *suiteDriver) []string {
-	var out []string
-	for _, obj := range s.List() {
-		out = append(out, d.describe(obj))
-	}
-	sort.Strings(out)
-	return out
-}

@@ -40,10 +40,12 @@ import (
 //     as a load balancer, API priority and fairness, or a server without
 //     the WatchList feature would. Everything else, the streaming list
 //     and its bookmark above all, is our server's own.
-//   - Time. 01's files advance a fake clock; here the clock is real, so
-//     advance sleeps, each step then waits (up to waitFor) for the lines
-//     the file expects, and a step that expects nothing waits a moment
-//     (settle) for nothing to happen.
+//   - Time. 01's files advance a fake clock; here the server's clock is
+//     real. client-go's Reflector takes a clock that jumps at an advance
+//     (jumpClock); 01's Reflector reads the real one, so there advance
+//     sleeps. Each step then waits (up to waitFor) for the lines the file
+//     expects, and a step that expects nothing waits a moment (settle)
+//     for nothing to happen.
 //
 // suiteFiles are chapter 01's scenarios whose server only has to be a
 // server: the WatchList suite, and the classic list-then-watch files
@@ -120,6 +122,9 @@ type suiteBackend struct {
 	proxy *faultProxy
 	base  int64 // etcd's revision before the file's first write
 	tr    *notation.Trace
+	// clock is client-go's Reflector's, which jumps at an advance; 01's
+	// Reflector reads the real clock, so there the time really passes.
+	clock *jumpClock
 }
 
 // Serve takes the file's server options: only a server without the
@@ -227,11 +232,25 @@ func (b *suiteBackend) caughtUp(rv string) {
 }
 
 // settle is how long a step that expects nothing waits for nothing to
-// happen; waitFor is the most a step waits for what it expects.
+// happen; waitFor is the most a step waits for what it expects;
+// jumpPatience is how long an advance on a jumping clock waits for the
+// Reflector to start the wait that the advance ends.
 const (
-	settle  = 150 * time.Millisecond
-	waitFor = 10 * time.Second
+	settle       = 150 * time.Millisecond
+	waitFor      = 10 * time.Second
+	jumpPatience = 250 * time.Millisecond
 )
+
+// Advance jumps client-go's clock, or lets the real time pass for 01's
+// Reflector.
+func (b *suiteBackend) Advance(d time.Duration) {
+	if b.clock == nil {
+		time.Sleep(d)
+		return
+	}
+	b.clock.waitForTimer(d, jumpPatience)
+	b.clock.Jump(d)
+}
 
 // Await polls show until it prints what the file expects or waitFor runs
 // out, and returns the last print. When the file expects nothing, it
@@ -272,7 +291,8 @@ func (b *suiteBackend) reflector(client string) func(cfg lwscenario.ReflectorCon
 			if !cfg.WatchList {
 				lw = cache.ToListWatcherWithWatchListSemantics(rest, withoutWatchList{})
 			}
-			r := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, cache.ReflectorOptions{})
+			b.clock = newJumpClock()
+			r := cache.NewReflectorWithOptions(lw, &corev1.ConfigMap{}, store, cache.ReflectorOptions{Clock: b.clock})
 			return r.RunWithContext, r.LastSyncResourceVersion
 		}
 	}

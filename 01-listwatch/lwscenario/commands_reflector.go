@@ -89,7 +89,7 @@ func (d *Driver) advance(t testing.TB, td *datadriven.TestData) string {
 	if err != nil {
 		td.Fatalf(t, "%v", err)
 	}
-	time.Sleep(dur)
+	d.b.Advance(dur)
 	return d.report(td, nil)
 }
 

@@ -52,6 +52,8 @@ type Backend interface {
 	DropWatches()
 	// RV is a version as the file counts them.
 	RV(rv string) string
+	// Advance lets d pass on the clock the Reflector waits on.
+	Advance(d time.Duration)
 	// Await returns show() once it prints want, or once waiting more is of
 	// no use: at once when the step's goroutines are idle in a bubble, or at a
 	// deadline on a real clock.

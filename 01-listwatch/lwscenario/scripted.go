@@ -2,6 +2,7 @@ package lwscenario
 
 import (
 	"testing/synctest"
+	"time"
 
 	v1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -47,6 +48,9 @@ func (s *Scripted) Fail(f testserver.Fault) error {
 func (s *Scripted) SendError(code int32, reason metav1.StatusReason, message string) {
 	s.srv.SendError(code, reason, message)
 }
+
+// Advance sleeps in the bubble: its fake clock moves on at once.
+func (s *Scripted) Advance(d time.Duration) { time.Sleep(d) }
 
 // Await waits until every goroutine of the bubble waits: the step's
 // effects are all in, and time stands still until the next advance.

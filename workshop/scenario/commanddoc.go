@@ -24,6 +24,11 @@ var commandsRegion = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(CommandsBegin)
 // -rewrite it writes them there. A rewritten zh twin then needs its hash
 // recorded again (TestZhFresh in workshop/ says how).
 func CheckCommandsDoc(t *testing.T, doc string) {
+	if OnYourCopy() {
+		// The docs are the workshop's, not the learner's: a check of your
+		// copy judges your code, and make test keeps the docs fresh.
+		t.Skip("the chapter doc's command reference is checked by make test, not on your copy")
+	}
 	chapter, err := ChapterDir()
 	if err != nil {
 		t.Fatal(err)

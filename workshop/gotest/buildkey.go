@@ -28,6 +28,19 @@ func keyFile(path string) string { return path + ".key" }
 // buildKey sums up what the test binary of the package in dir is built
 // from; "" when it cannot tell, and the go command must be asked.
 func buildKey(dir string, files map[string][]byte, flags []string) string {
+	h := sha256.New()
+	root := SumSettings(h, dir, files, flags)
+	if root == "" || SumTree(h, root, nil) != nil {
+		return ""
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// SumSettings adds to h what a test binary of the package in dir is built
+// with besides the workspace's files: the Go toolchain and its settings,
+// the flags and the overlay. It returns the workspace's directory (go.work's,
+// or the module's), or "" when it cannot tell.
+func SumSettings(h io.Writer, dir string, files map[string][]byte, flags []string) string {
 	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOWORK", "GOMOD", "GOFLAGS", "GOOS", "GOARCH",
 		"GOAMD64", "GOARM64", "GOEXPERIMENT", "CGO_ENABLED", "CC", "CGO_CFLAGS", "CGO_LDFLAGS")
 	cmd.Dir = dir
@@ -35,9 +48,7 @@ func buildKey(dir string, files map[string][]byte, flags []string) string {
 	if err != nil {
 		return ""
 	}
-	h := sha256.New()
 	fmt.Fprintf(h, "flags %q\nenv %s\n", flags, env)
-	// The workspace: go.work's directory, or the module's.
 	lines := strings.Split(string(env), "\n")
 	root := ""
 	if len(lines) > 3 {
@@ -47,9 +58,6 @@ func buildKey(dir string, files map[string][]byte, flags []string) string {
 				break
 			}
 		}
-	}
-	if root == "" || sumTree(h, root) != nil {
-		return ""
 	}
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -64,20 +72,21 @@ func buildKey(dir string, files map[string][]byte, flags []string) string {
 		fmt.Fprintf(h, "overlay %s %t %d\n", filepath.Join(absDir, rel), files[rel] == nil, len(files[rel]))
 		h.Write(files[rel])
 	}
-	return hex.EncodeToString(h.Sum(nil))
+	return root
 }
 
-// sumTree adds every regular file under root to h, by path and content,
-// except the directories no build reads: version control, caches, and
-// those the go command ignores (a name starting with "." or "_").
-func sumTree(h io.Writer, root string) error {
+// SumTree adds every regular file under root to h, by path and content,
+// except the directories no build reads (version control, caches, and
+// those the go command ignores: a name starting with "." or "_") and
+// those skip, if not nil, leaves out.
+func SumTree(h io.Writer, root string, skip func(dir string) bool) error {
 	return filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		name := d.Name()
 		if d.IsDir() {
-			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "node_modules") {
+			if path != root && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "node_modules" || skip != nil && skip(path)) {
 				return filepath.SkipDir
 			}
 			return nil

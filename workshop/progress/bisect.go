@@ -144,7 +144,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, err
 	}
 	defer bin.Remove()
-	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks))
+	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours)
 	if err != nil {
 		return nil, nil, false, err
 	}

@@ -89,6 +89,9 @@ type Chapter struct {
 	// Only is Options.Only: when not 0, only that exercise's result is
 	// whole; the others' checks mostly did not run.
 	Only int
+	// Reused is true when the result is the last check's, kept because
+	// nothing it was judged on changed since (Options.Reuse).
+	Reused bool `json:"-"`
 }
 
 // Done counts the exercises that pass.
@@ -150,12 +153,48 @@ type Options struct {
 	// seconds how far the run got or that the part is still going: a
 	// check is never silent for more than two seconds.
 	Say func(what string)
+	// Reuse returns the result of the last whole check with the same
+	// options when nothing it was judged on changed since (see reuse.go),
+	// instead of checking again. Keep must be set too: only a kept check's
+	// result is written down.
+	Reuse bool
 	// Keep builds the test binary into .cache/bin/ and keeps it, so that
 	// a check of code that did not change since the last one skips the
-	// link (see gotest.BuildAt). The learner's runner sets it; the tests
-	// of the tests, which check many copies of one chapter at once, do
-	// not.
+	// link (see gotest.BuildAt), and writes a whole check's result down.
+	// The learner's runner sets it; the tests of the tests, which check
+	// many copies of one chapter at once, do not.
 	Keep bool
+}
+
+// referenceRuns is a -skip pattern for the subtests named after another
+// chapter that is not yours in this check (its files are not in files):
+// 07 replays chapter 01's scenarios on your server with 01's Reflector
+// beside client-go's. With 01's reference code that subtest judges your
+// server no better than client-go's beside it, and 01's Reflector waits
+// out its backoff on the real clock, the longest wait of the check; with
+// your 01 (--mine) it judges your two chapters together, and runs.
+func referenceRuns(c chapters.Chapter, files map[string][]byte) (string, error) {
+	all, err := chapters.All(filepath.Dir(c.Dir))
+	if err != nil {
+		return "", err
+	}
+	yours := map[string]bool{}
+	for path := range files {
+		if dir, _, ok := strings.Cut(strings.TrimPrefix(path, "../"), "/"); ok && strings.HasPrefix(path, "../") {
+			yours[dir] = true
+		}
+	}
+	var names []string
+	for _, other := range all {
+		if other.Name != c.Name && !yours[other.Name] {
+			names = append(names, regexp.QuoteMeta(other.Name))
+		}
+	}
+	if len(names) == 0 {
+		return "", nil
+	}
+	// Level one matches any test, level two the chapter's name.
+	return "/^(" + strings.Join(names, "|") + ")$", nil
 }
 
 // keptBinary is where a chapter's test binary is kept between checks.
@@ -212,12 +251,25 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	k.say = opts.say
 	k.idle = idleFor(c.RealClock())
+	if k.notYours, err = referenceRuns(c, opts.Files); err != nil {
+		return nil, err
+	}
 	flags := []string{"-vet=off"} // make test vets the code; a check compiles a new stub set each time
 	if impl == scenario.Exercise {
 		flags = append(flags, "-tags="+scenario.StandInTag)
 	}
 	if opts.Race {
 		flags = append(flags, "-race")
+	}
+	keptAt, key := keptResultFile(c, opts), ""
+	if opts.Keep {
+		key = resultKey(c, opts, flags, k.notYours, exercises)
+	}
+	if opts.Reuse {
+		if res := reuse(keptAt, key); res != nil {
+			opts.say("nothing changed since the last check: its result stands")
+			return res, nil
+		}
 	}
 	out := &Chapter{Chapter: c, Only: opts.Only}
 	how := ""
@@ -245,6 +297,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		for _, ex := range exercises {
 			out.Exercises = append(out.Exercises, Exercise{Exercise: ex, Status: Fail, Report: out.Build})
 		}
+		keep(keptAt, key, out)
 		return out, nil
 	}
 	defer bin.Remove()
@@ -282,7 +335,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if opts.FailFast {
 		extra = append(extra, "-failfast")
 	}
-	res, err := runTests(bin, env, quiet, k.idle, run, extra...)
+	res, err := runTests(bin, env, quiet, k.idle, run, k.notYours, extra...)
 	if err != nil {
 		return nil, err
 	}
@@ -369,6 +422,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			e.Runs = blame[e.Test]
 		}
 	}
+	keep(keptAt, key, out)
 	return out, nil
 }
 

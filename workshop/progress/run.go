@@ -56,8 +56,8 @@ func idleFor(realClock bool) time.Duration {
 	return 3 * time.Second
 }
 
-// runTests runs every test of the chapter except the end-to-end ones on
-// the built binary. A stub's panic raised in a goroutine of the code under
+// runTests runs every test of the chapter except the end-to-end ones, and
+// those skipAlso matches (a -skip pattern, or ""), on the built binary. A stub's panic raised in a goroutine of the code under
 // test (an informer's, a queue's) stops the whole binary, leaving every
 // later test without a result; so the binary runs again, skipping each
 // test that has one, until a run ends without a crash or gets no further.
@@ -74,7 +74,7 @@ func idleFor(realClock bool) time.Duration {
 // tests that were running run alone; one that stops its run again, before
 // any check of its own ran, is skipped from then on (setups), its checks
 // judged not run (markNotRun), by that crash.
-func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run string, flags ...string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, skipAlso string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
@@ -86,7 +86,11 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run s
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
 		skip := append(append([]string{"TestE2E"}, done...), setups...)
-		args := append([]string{"-timeout=5m", "-skip", skipPattern(skip)}, flags...)
+		skipping := skipPattern(skip)
+		if skipAlso != "" {
+			skipping += "|" + skipAlso
+		}
+		args := append([]string{"-timeout=5m", "-skip", skipping}, flags...)
 		alone := ""
 		switch {
 		case len(queue) > 0:

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/gotest"
 )
@@ -43,7 +44,7 @@ func TestCrasher(t *testing.T) {
 // passes, and only the crasher carries the crash.
 func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 	bin := buildPackage(t, sideBySide)
-	res, err := runTests(bin, nil, 0, 0, "")
+	res, err := runTests(bin, nil, 0, 0, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,7 +108,7 @@ func TestLater(t *testing.T) {}
 // fail as not run: never judged passing.
 func TestCrashInASetupSkipsItAndRunsTheRest(t *testing.T) {
 	bin := buildPackage(t, setupCrash)
-	res, err := runTests(bin, nil, 0, 0, "")
+	res, err := runTests(bin, nil, 0, 0, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -189,7 +190,7 @@ func TestScenarios(t *testing.T) {
 // the crash came amid passes, and so do its scenarios.
 func TestALeftoverCrashDoesNotSkipTheSetupItStopped(t *testing.T) {
 	bin := buildPackage(t, leftover)
-	res, err := runTests(bin, nil, 0, 0, "")
+	res, err := runTests(bin, nil, 0, 0, "", "")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -214,4 +215,56 @@ func buildPackage(t *testing.T, src string) *gotest.Binary {
 	}
 	t.Cleanup(bin.Remove)
 	return bin
+}
+
+// replaysAnEarlierChapter is 07's shape: a test that runs an earlier
+// chapter's scenarios against this chapter's code, once with that
+// chapter's code and once with client-go's.
+const replaysAnEarlierChapter = `package p
+
+import "testing"
+
+func TestReplay(t *testing.T) {
+	t.Run("01-listwatch", func(t *testing.T) { t.Run("a.txt", func(t *testing.T) {}) })
+	t.Run("client-go", func(t *testing.T) { t.Run("a.txt", func(t *testing.T) {}) })
+}
+`
+
+// TestAnEarlierChaptersReferenceRunsOnlyWhenItIsYours: the subtest named
+// after chapter 01 runs when 01's files are yours (--mine), and is
+// skipped when they are the reference's; client-go's beside it always
+// runs.
+func TestAnEarlierChaptersReferenceRunsOnlyWhenItIsYours(t *testing.T) {
+	root := t.TempDir()
+	for _, name := range []string{"01-listwatch", "07-watchserver"} {
+		if err := os.MkdirAll(filepath.Join(root, name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(root, name, "go.mod"), []byte("module "+name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	c := chapters.Chapter{Name: "07-watchserver", Dir: filepath.Join(root, "07-watchserver")}
+	bin := buildPackage(t, replaysAnEarlierChapter)
+	for _, tc := range []struct {
+		files map[string][]byte
+		ran01 bool
+	}{
+		{files: nil, ran01: false},
+		{files: map[string][]byte{"../01-listwatch/reflector.go": nil}, ran01: true},
+	} {
+		skip, err := referenceRuns(c, tc.files)
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := runTests(bin, nil, 0, 0, "", skip)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, ran01 := res.Passed["TestReplay/01-listwatch/a.txt"]
+		if ran01 != tc.ran01 || !res.Passed["TestReplay/client-go/a.txt"] {
+			t.Errorf("files %v, -skip %q: ran 01's %v, want %v; client-go's passed: %v",
+				tc.files, skip, ran01, tc.ran01, res.Passed["TestReplay/client-go/a.txt"])
+		}
+	}
 }

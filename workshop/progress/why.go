@@ -26,6 +26,9 @@ type code struct {
 	// done and stubs are the generated copy with every exercise done (the
 	// reference's code) and with every one stubbed, made once per check.
 	done, stubs map[string][]byte
+	// notYours skips, in every run, the subtests that would run another
+	// chapter's reference code against this one (referenceRuns).
+	notYours string
 }
 
 // yours keeps the frames of a stack that are in your files.

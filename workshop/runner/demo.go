@@ -30,7 +30,7 @@ func (r *Runner) Demo(args []string) error {
 	if demo.Name == "" {
 		return fmt.Errorf("no chapter has a demo (a cmd/demo directory)")
 	}
-	deps, err := Deps(r.Root, demo)
+	deps, err := chapters.Deps(r.Root, demo)
 	if err != nil {
 		return err
 	}

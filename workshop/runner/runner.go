@@ -88,6 +88,11 @@ type Runner struct {
 	// plain remembers the checks --mine makes of earlier chapters, so a
 	// command checks each once (nil: no memory, each is checked again).
 	plain *plainChecks
+	// reuse takes a chapter's last whole check when nothing it was judged
+	// on changed since (progress.Options.Reuse): status does, and so do
+	// the checks --mine makes of earlier chapters; check NN of the chapter
+	// you name always runs.
+	reuse bool
 }
 
 // New returns a runner for the workspace at root that talks on the
@@ -230,10 +235,10 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
 func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, *mineChoice, error) {
-	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true}
+	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true, Reuse: r.reuse}
 	var choice *mineChoice
 	if r.Mine {
-		deps, err := Deps(r.Root, c)
+		deps, err := chapters.Deps(r.Root, c)
 		if err != nil {
 			return nil, nil, err
 		}

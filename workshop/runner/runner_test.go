@@ -268,9 +268,17 @@ func TestJourney(t *testing.T) {
 	done := out.take()
 	contains(t, "status when done", done, "6/6", "Every exercise passes.")
 	fits(t, "status when done", done)
+	// Nothing changed: status takes that check's result, and says so.
+	must(t, r.Status())
+	contains(t, "status again", out.take(), "6/6", "not checked again: 03-indexer")
 	r.Yes = true
 	must(t, r.Reset("03", 0))
 	contains(t, "reset 03", out.take(), "your whole copy of 03-indexer", "y (--yes)")
+	// Your copy changed: status checks it again.
+	must(t, r.Status())
+	if again := out.take(); !strings.Contains(again, "0/6") || strings.Contains(again, "not checked again") {
+		t.Errorf("status after reset 03 did not check 03 again:\n%s", again)
+	}
 	if stale, err := exgen.Stale(filepath.Join(root, chapter)); err != nil || len(stale) > 0 {
 		t.Errorf("after reset 03 the copy differs from the generated one: %v %v", stale, err)
 	}
@@ -502,7 +510,7 @@ func TestDeps(t *testing.T) {
 	mod("04-processor", "require (\n\texample.com/walkthrough/03-indexer v0.0.0\n\tk8s.io/api v0.37.2\n)\n")
 	mod("06-controller", "require (\n\texample.com/walkthrough/04-processor v0.0.0\n)\n")
 	c := chapters.Chapter{Name: "06-controller", Dir: filepath.Join(root, "06-controller")}
-	deps, err := Deps(root, c)
+	deps, err := chapters.Deps(root, c)
 	must(t, err)
 	var names []string
 	for _, d := range deps {
@@ -647,7 +655,7 @@ func TestMineOnALaterChapter(t *testing.T) {
 	}
 	root := workspace(t)
 	probe := probeChapter(t, root)
-	deps, err := Deps(root, probe)
+	deps, err := chapters.Deps(root, probe)
 	must(t, err)
 	if len(deps) != 1 || deps[0].Name != chapter {
 		t.Fatalf("Deps(04-probe) = %v, want 03-indexer", deps)

@@ -141,6 +141,7 @@ func (r *Runner) Status() error {
 		return err
 	}
 	r.printf("%s\n\n", r.paint(bold, "Your progress"+r.mineNote()))
+	r.reuse = true
 	checked, errs := r.checkAll(list)
 	var results []*result
 	done, total := 0, 0
@@ -170,6 +171,7 @@ func (r *Runner) Status() error {
 		}
 	}
 	r.printf("%-16s %s\n\n", "Overall", Bar(done, total, 30))
+	r.reusedNote(results)
 	for _, x := range r.fromCurrent(results) {
 		if x.notReady() {
 			continue
@@ -196,6 +198,22 @@ func (r *Runner) Status() error {
 	}
 	r.next("Every exercise passes. Next: see your own chapters work together, each built on your earlier ones:", Cmd+" status --mine")
 	return nil
+}
+
+// reusedNote names the chapters status did not check again, since
+// nothing they are judged on changed after their last whole check.
+func (r *Runner) reusedNote(results []*result) {
+	var names []string
+	for _, x := range results {
+		if x.res != nil && x.res.Reused {
+			names = append(names, x.c.Name)
+		}
+	}
+	if len(names) > 0 {
+		r.say("", fmt.Sprintf("Unchanged since their last check, so not checked again: %s. To check one again: %s",
+			strings.Join(names, ", "), r.cmd("check", "NN")))
+		r.printf("\n")
+	}
 }
 
 // fromCurrent orders the results for choosing the next step: the chapter

@@ -79,7 +79,9 @@ func (s *ThreadSafeStore) Delete(key string, obj any) {
 	}
 }
 
-// noteRV remembers obj's resource version, if it has one.
+// noteRV remembers obj's resource version: the last write's, even when
+// it is empty (an object that never came from the server), as client-go
+// does; only an object without metadata leaves the version as it was.
 func (s *ThreadSafeStore) noteRV(obj any) {
 	if m, err := meta.Accessor(obj); err == nil {
 		s.rv = m.GetResourceVersion()

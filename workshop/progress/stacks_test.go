@@ -125,3 +125,16 @@ func TestTranslateNamesYourFiles(t *testing.T) {
 		t.Errorf("translate:\n got %q\nwant %q", got, want)
 	}
 }
+
+// TestShortenKeepsBothEnds: a whole object printed on one line loses its
+// middle, not the end that says why the test failed.
+func TestShortenKeepsBothEnds(t *testing.T) {
+	line := "got " + strings.Repeat("x", 1000) + " want nothing"
+	got := shorten(line)
+	if !strings.HasPrefix(got, "got xxx") || !strings.HasSuffix(got, " want nothing") || !strings.Contains(got, "(717 characters left out)") {
+		t.Errorf("shorten: %q", got)
+	}
+	if short := "got 1 want 2"; shorten(short) != short {
+		t.Errorf("shorten changed a short line: %q", shorten(short))
+	}
+}

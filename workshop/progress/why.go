@@ -211,7 +211,7 @@ func (k *code) plain(output string) (string, []int) {
 		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
 			continue
 		}
-		lines = append(lines, "  "+k.s.translate(strings.TrimPrefix(line, "    ")))
+		lines = append(lines, "  "+shorten(k.s.translate(strings.TrimPrefix(line, "    "))))
 	}
 	if len(lines) == 0 {
 		return "", nil
@@ -222,6 +222,18 @@ func (k *code) plain(output string) (string, []int) {
 		lines = append(append(lines[:head:head], fmt.Sprintf("  … (%d lines left out)", cut)), lines[len(lines)-tail:]...)
 	}
 	return "Failed:\n" + strings.Join(lines, "\n") + "\n", nil
+}
+
+// shorten cuts the middle out of a very long line, such as a whole Pod a
+// test printed as got or want: its start says what was compared, its end
+// most often why it failed.
+func shorten(line string) string {
+	const head, tail = 200, 100
+	r := []rune(line)
+	if len(r) <= head+tail+40 {
+		return line
+	}
+	return fmt.Sprintf("%s … (%d characters left out) … %s", string(r[:head]), len(r)-head-tail, string(r[len(r)-tail:]))
 }
 
 // indentReason lays a reason under the two-space margin of a report.

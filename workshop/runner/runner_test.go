@@ -53,6 +53,9 @@ func workspaceOf(t *testing.T, names ...string) string {
 		copyTree(t, filepath.Join(src, dir), filepath.Join(dst, dir))
 		use += "\t./" + dir + "\n"
 	}
+	// The docs too: a chapter's tests keep its doc's command reference
+	// fresh.
+	copyTree(t, filepath.Join(src, "docs"), filepath.Join(dst, "docs"))
 	goLine := "go 1.26.8"
 	if data, err := os.ReadFile(filepath.Join(src, "go.work")); err == nil {
 		goLine, _, _ = strings.Cut(string(data), "\n")

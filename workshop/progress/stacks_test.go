@@ -60,6 +60,7 @@ func TestRaceReportNamesYourCode(t *testing.T) {
 	text, owners := k.raced(raceReport)
 	for _, want := range []string{
 		"write at 03-indexer/exercise/store.go:57 in ThreadSafeStore.Update (exercise 3)",
+		"  reached from 03-indexer/exercise/indexer.go:88 in cache.Update (exercise 3)",
 		"previous read at 03-indexer/exercise/store.go:97 in ThreadSafeStore.List (exercise 6)",
 	} {
 		if !strings.Contains(text, want) {

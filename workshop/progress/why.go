@@ -168,6 +168,11 @@ func (k *code) raced(output string) (string, []int) {
 			continue
 		}
 		fmt.Fprintf(&b, "            %s at %s\n", a.what, k.where(mine[0]))
+		// The lock that was missing is most often the caller's to take:
+		// the entry point of your code, where the test called in.
+		if outer := mine[len(mine)-1]; len(mine) > 1 && outer.fn != mine[0].fn {
+			fmt.Fprintf(&b, "              reached from %s\n", k.where(outer))
+		}
 		owners = append(owners, k.owners(mine)...)
 	}
 	if n := len(races); n > 1 {

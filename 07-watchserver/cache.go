@@ -25,9 +25,17 @@ import (
 // them in code, as in watch_cache_history.go (defaultLowerBoundCapacity)
 // and watch_cache.go (blockTimeout)
 type CacheOptions struct {
-	// History is how many recent events the ring buffer keeps (100).
-	History int
-	// WatcherBuffer is each watcher's input buffer (10).
+	// History is how many recent events the ring buffer keeps at first,
+	// and at its smallest (100); MaxHistory is the most it grows to
+	// (102,400). The ring doubles while all it holds is younger than
+	// EventFreshDuration (75 s), and halves when even its newest quarter
+	// is older (eventRing).
+	History            int
+	MaxHistory         int
+	EventFreshDuration time.Duration
+	// WatcherBuffer, when set, is every watcher's input buffer; by
+	// default each watcher gets about a second of the ring's window, 10 to
+	// 100 events (eventRing.watchChanSize).
 	WatcherBuffer int
 	// DispatchBudget is how long one event may wait for watchers whose
 	// buffer is full before they are closed (100ms).
@@ -43,8 +51,11 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	if o.History <= 0 {
 		o.History = 100
 	}
-	if o.WatcherBuffer <= 0 {
-		o.WatcherBuffer = 10
+	if o.MaxHistory <= 0 {
+		o.MaxHistory = 100 * 1024
+	}
+	if o.EventFreshDuration <= 0 {
+		o.EventFreshDuration = 75 * time.Second
 	}
 	if o.DispatchBudget <= 0 {
 		o.DispatchBudget = 100 * time.Millisecond
@@ -84,14 +95,11 @@ type Cache struct {
 	rv    int64                        // the last revision applied to state
 	// fresher is closed (and replaced) whenever rv moves: waiters wake.
 	fresher chan struct{}
-	// ring holds the last events, oldest first from ringStart; ringLen ≤ len(ring).
-	ring      []Event
-	ringStart int
-	ringLen   int
-	// listRV is the revision state was listed at; evicted says whether any
-	// event newer than it has fallen out of the ring since.
+	// ring holds the last events, the window a watch can be replayed
+	// from; listRV is the revision state was listed at, where the window
+	// starts until an event falls out of the ring.
+	ring     *eventRing
 	listRV   int64
-	evicted  bool
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
@@ -110,7 +118,7 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		opts:     o,
 		state:    map[string]*corev1.ConfigMap{},
 		fresher:  make(chan struct{}),
-		ring:     make([]Event, o.History),
+		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
 		watchers: map[*cacheWatcher]struct{}{},
 		incoming: make(chan dispatchJob, 100),
 	}
@@ -179,7 +187,7 @@ func (c *Cache) Replace(items []any, resourceVersion string) error {
 		cm := item.(*corev1.ConfigMap)
 		c.state[Key(cm.Namespace, cm.Name)] = cm
 	}
-	c.ringStart, c.ringLen, c.evicted = 0, 0, false
+	c.ring.reset()
 	c.listRV = rv
 	c.ready = true
 	c.setRVLocked(rv)
@@ -252,14 +260,19 @@ func (c *Cache) setRVLocked(rv int64) {
 // behind, the Reflector waits here, and etcd's watch with it.
 func (c *Cache) processEvent(ev Event) {
 	// exercise:begin 5 Apply an event to the state and the ring buffer
-	// exercise:hint Under the lock: update or delete the key in state, append the event to the ring
-	//   (overwriting the oldest when full), raise rv; collect the watchers; unlock, then queue the
-	//   event and them on incoming for the dispatcher (when there is anyone to dispatch to).
-	// exercise:deeper When the ring is full the oldest event is overwritten: set evicted, so the
-	//   window's start becomes the oldest kept event instead of listRV+1. Queue outside the lock,
+	// exercise:hint Under the lock: update or delete the key in state, add the event to the ring
+	//   (eventRing.add, received now), raise rv; collect the watchers; unlock, then queue the event
+	//   and them on incoming for the dispatcher (when there is anyone to dispatch to). The ring
+	//   grows by age: before adding to a full ring, double it (up to max) when its oldest event is
+	//   younger than fresh, halve it (down to min) when the event a quarter back from the newest
+	//   is older; then a still-full ring drops its oldest and notes it (dropped).
+	// exercise:deeper Keep start and end counting every event ever added (slot i % capacity): a
+	//   resize copies the window into the new slots, keeping the newest when it shrinks. dropped
+	//   moves the window's start from listRV+1 to the oldest kept event. Queue outside the lock,
 	//   or a dispatcher stalled by a slow watcher blocks every reader of the cache for the whole
 	//   budget. It also covers apply (an Event at the object's revision, for Add, Update and
-	//   Delete).
+	//   Delete), and watchChanSize: a new watcher's buffer is the ring's capacity over fresh in
+	//   seconds, rounded up, kept between 10 and 100.
 	// exercise:track deep
 	c.mu.Lock()
 	key := Key(ev.Object.Namespace, ev.Object.Name)
@@ -271,13 +284,7 @@ func (c *Cache) processEvent(ev Event) {
 	} else {
 		c.state[key] = ev.Object
 	}
-	if c.ringLen == len(c.ring) {
-		c.ringStart = (c.ringStart + 1) % len(c.ring)
-		c.ringLen--
-		c.evicted = true
-	}
-	c.ring[(c.ringStart+c.ringLen)%len(c.ring)] = ev
-	c.ringLen++
+	c.ring.add(ev, time.Now())
 	c.setRVLocked(ev.RV)
 	targets := make([]*cacheWatcher, 0, len(c.watchers))
 	for w := range c.watchers {

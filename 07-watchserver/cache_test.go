@@ -52,9 +52,36 @@ func waitRV(t testing.TB, c *ws.Cache, rv int64) {
 	}
 }
 
+// TestCacheWindowGrowsWhileItsEventsAreFresh: a ring of 2 that five quick
+// writes overflow doubles instead of dropping events younger than 75 s, as
+// kube-apiserver's does, so a watch from before the first still replays
+// them all rather than getting a 410.
+func TestCacheWindowGrowsWhileItsEventsAreFresh(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, ws.CacheOptions{History: 2})
+	ctx := context.Background()
+	for i := range 5 {
+		if _, err := s.storage.Create(ctx, cm("ns", fmt.Sprintf("c%d", i), "1")); err != nil {
+			t.Fatal(err)
+		}
+	} // revisions 2..6
+	waitRV(t, s.cache, 6)
+	w, err := s.cache.Watch(ctx, ws.WatchOptions{Namespace: "ns", ResourceVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	for i := range 5 {
+		want := fmt.Sprintf("ADDED ns/c%d v=1 rv=%d", i, i+2)
+		if got := describe(next(t, w)); got != want {
+			t.Fatalf("replay from before the first write: got %q, want %q (the ring of 2 must grow while its events are fresh)", got, want)
+		}
+	}
+}
+
 func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, ws.CacheOptions{History: 3})
+	s := startServer(t, ws.CacheOptions{History: 3, MaxHistory: 3}) // a ring that cannot grow
 	ctx := context.Background()
 	for i := range 5 {
 		if _, err := s.storage.Create(ctx, cm("ns", fmt.Sprintf("c%d", i), "1")); err != nil {

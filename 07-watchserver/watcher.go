@@ -266,21 +266,20 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 		}
 		start = requested
 		oldest := c.listRV + 1
-		if c.evicted {
-			oldest = c.ring[c.ringStart].RV
+		if first, ok := c.ring.oldest(); ok && c.ring.dropped {
+			oldest = first.RV
 		}
 		if requested < oldest-1 {
 			return newErrorWatcher(tooOldResourceVersion(requested, oldest-1))
 		}
-		for i := range c.ringLen {
-			ev := c.ring[(c.ringStart+i)%len(c.ring)]
+		c.ring.each(func(ev Event) {
 			if ev.RV <= requested || opts.Namespace != "" && ev.Object.Namespace != opts.Namespace {
-				continue
+				return
 			}
 			if ev, ok := opts.Selector.See(ev); ok {
 				initial = append(initial, ev)
 			}
-		}
+		})
 		if c.rv > start {
 			start = c.rv
 		}
@@ -298,8 +297,12 @@ func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cache
 
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
 	// exercise:begin 8
+	buffer := c.opts.WatcherBuffer
+	if buffer == 0 {
+		buffer = c.ring.watchChanSize()
+	}
 	w := &cacheWatcher{
-		input:          make(chan Event, c.opts.WatcherBuffer),
+		input:          make(chan Event, buffer),
 		result:         make(chan Event),
 		done:           make(chan struct{}),
 		cache:          c,

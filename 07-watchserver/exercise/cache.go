@@ -31,9 +31,17 @@ import (
 // them in code, as in watch_cache_history.go (defaultLowerBoundCapacity)
 // and watch_cache.go (blockTimeout)
 type CacheOptions struct {
-	// History is how many recent events the ring buffer keeps (100).
-	History int
-	// WatcherBuffer is each watcher's input buffer (10).
+	// History is how many recent events the ring buffer keeps at first,
+	// and at its smallest (100); MaxHistory is the most it grows to
+	// (102,400). The ring doubles while all it holds is younger than
+	// EventFreshDuration (75 s), and halves when even its newest quarter
+	// is older (eventRing).
+	History            int
+	MaxHistory         int
+	EventFreshDuration time.Duration
+	// WatcherBuffer, when set, is every watcher's input buffer; by
+	// default each watcher gets about a second of the ring's window, 10 to
+	// 100 events (eventRing.watchChanSize).
 	WatcherBuffer int
 	// DispatchBudget is how long one event may wait for watchers whose
 	// buffer is full before they are closed (100ms).
@@ -49,8 +57,11 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	if o.History <= 0 {
 		o.History = 100
 	}
-	if o.WatcherBuffer <= 0 {
-		o.WatcherBuffer = 10
+	if o.MaxHistory <= 0 {
+		o.MaxHistory = 100 * 1024
+	}
+	if o.EventFreshDuration <= 0 {
+		o.EventFreshDuration = 75 * time.Second
 	}
 	if o.DispatchBudget <= 0 {
 		o.DispatchBudget = 100 * time.Millisecond
@@ -90,14 +101,11 @@ type Cache struct {
 	rv    int64                        // the last revision applied to state
 	// fresher is closed (and replaced) whenever rv moves: waiters wake.
 	fresher chan struct{}
-	// ring holds the last events, oldest first from ringStart; ringLen ≤ len(ring).
-	ring      []Event
-	ringStart int
-	ringLen   int
-	// listRV is the revision state was listed at; evicted says whether any
-	// event newer than it has fallen out of the ring since.
+	// ring holds the last events, the window a watch can be replayed
+	// from; listRV is the revision state was listed at, where the window
+	// starts until an event falls out of the ring.
+	ring     *eventRing
 	listRV   int64
-	evicted  bool
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
@@ -116,7 +124,7 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		opts:     o,
 		state:    map[string]*corev1.ConfigMap{},
 		fresher:  make(chan struct{}),
-		ring:     make([]Event, o.History),
+		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
 		watchers: map[*cacheWatcher]struct{}{},
 		incoming: make(chan dispatchJob, 100),
 	}
@@ -166,7 +174,7 @@ func (c *Cache) Replace(items []any, resourceVersion string) error {
 		cm := item.(*corev1.ConfigMap)
 		c.state[Key(cm.Namespace, cm.Name)] = cm
 	}
-	c.ringStart, c.ringLen, c.evicted = 0, 0, false
+	c.ring.reset()
 	c.listRV = rv
 	c.ready = true
 	c.setRVLocked(rv)
@@ -245,13 +253,7 @@ func (c *Cache) processEvent(ev Event) {
 	} else {
 		c.state[key] = ev.Object
 	}
-	if c.ringLen == len(c.ring) {
-		c.ringStart = (c.ringStart + 1) % len(c.ring)
-		c.ringLen--
-		c.evicted = true
-	}
-	c.ring[(c.ringStart+c.ringLen)%len(c.ring)] = ev
-	c.ringLen++
+	c.ring.add(ev, time.Now())
 	c.setRVLocked(ev.RV)
 	targets := make([]*cacheWatcher, 0, len(c.watchers))
 	for w := range c.watchers {

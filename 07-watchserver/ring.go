@@ -1,0 +1,127 @@
+package watchserver
+
+import (
+	"math"
+	"time"
+)
+
+// eventRing is the watch cache's window of recent events, oldest first: a
+// watch from a version inside it is replayed from memory. Its capacity
+// follows the age of what it holds, as kube-apiserver's does: it starts at
+// the smallest (History, 100) and doubles, up to MaxHistory (102,400),
+// whenever it is full and its oldest event is younger than
+// EventFreshDuration (75 s), so an event is dropped only once it is that
+// old or the ring is as big as it gets. When even the newest quarter of a
+// full ring is older than that, the ring halves again: a burst of writes
+// does not hold memory for ever.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache_history.go
+// (watchCacheHistory)
+type eventRing struct {
+	slots []ringEvent // len(slots) is the capacity
+	// start and end count every event ever added: the window is
+	// [start, end), and event i is in slots[i % capacity].
+	start, end int
+	min, max   int
+	fresh      time.Duration
+	// dropped says whether an event fell out of the window since the
+	// last reset: the window then starts at its oldest event, not at the
+	// list the cache was primed with.
+	dropped bool
+}
+
+// ringEvent is an event and when the cache received it.
+type ringEvent struct {
+	Event
+	at time.Time
+}
+
+func newEventRing(smallest, largest int, fresh time.Duration) *eventRing {
+	return &eventRing{slots: make([]ringEvent, smallest), min: smallest, max: max(smallest, largest), fresh: fresh}
+}
+
+// add puts ev at the end of the window, received at now, first resizing
+// the ring by the age of what it holds; a full ring then drops its oldest.
+func (r *eventRing) add(ev Event, now time.Time) {
+	// exercise:begin 5
+	r.resize(now)
+	if r.full() {
+		r.start++
+		r.dropped = true
+	}
+	r.slots[r.end%len(r.slots)] = ringEvent{Event: ev, at: now}
+	r.end++
+	// exercise:end 5
+}
+
+// resize doubles a full ring whose oldest event is still fresh, and halves
+// a full ring whose newest quarter is already stale.
+func (r *eventRing) resize(now time.Time) {
+	// exercise:begin 5
+	if !r.full() {
+		return
+	}
+	capacity := len(r.slots)
+	switch {
+	case now.Sub(r.slots[r.start%capacity].at) < r.fresh:
+		r.resizeTo(min(capacity*2, r.max))
+	case now.Sub(r.slots[(r.end-capacity/4)%capacity].at) > r.fresh:
+		r.resizeTo(max(capacity/2, r.min))
+	}
+	// exercise:end 5
+}
+
+// resizeTo moves the window into a ring of the given capacity; a smaller
+// one keeps the newest events.
+func (r *eventRing) resizeTo(capacity int) {
+	// exercise:begin 5
+	if capacity == len(r.slots) {
+		return
+	}
+	if r.end-r.start > capacity {
+		r.start = r.end - capacity
+	}
+	slots := make([]ringEvent, capacity)
+	for i := r.start; i < r.end; i++ {
+		slots[i%capacity] = r.slots[i%len(r.slots)]
+	}
+	r.slots = slots
+	// exercise:end 5
+}
+
+func (r *eventRing) full() bool { return r.end-r.start == len(r.slots) }
+
+// reset empties the window: a new list starts a new history.
+func (r *eventRing) reset() {
+	r.start, r.dropped = r.end, false
+	clear(r.slots)
+}
+
+// oldest is the oldest event in the window, if any.
+func (r *eventRing) oldest() (Event, bool) {
+	if r.start == r.end {
+		return Event{}, false
+	}
+	return r.slots[r.start%len(r.slots)].Event, true
+}
+
+// each calls f with every event of the window, oldest first.
+func (r *eventRing) each(f func(Event)) {
+	for i := r.start; i < r.end; i++ {
+		f(r.slots[i%len(r.slots)].Event)
+	}
+}
+
+// watchChanSize is a new watcher's input buffer: about one second of the
+// window (its capacity over EventFreshDuration), at least 10 and at most
+// 100, kube-apiserver's rule for a resource with no indexed field, such as
+// ConfigMaps.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache_history.go
+// (watchCacheHistory.suggestedWatchChannelSize)
+func (r *eventRing) watchChanSize() int {
+	// exercise:begin 5
+	size := int(math.Ceil(float64(len(r.slots)) / r.fresh.Seconds()))
+	return min(max(size, 10), 100)
+	// exercise:end 5
+}

@@ -22,9 +22,10 @@
 package exindex
 
 import (
+	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -73,41 +74,24 @@ func Build(chapterDir string) (Index, error) {
 		idx.Entries[i] = Entry{Exercise: e, Funcs: funcs[e.ID]}
 		byID[e.ID] = &idx.Entries[i]
 	}
-	loose := func(what string) { idx.Loose = append(idx.Loose, what) }
 
-	// A scenario runs as the subtest TestScenarios/<file name>, which is
-	// how progress keys its tags.
 	tags, err := progress.ScenarioTags(chapterDir)
 	if err != nil {
 		return idx, err
 	}
+	// A scenario runs as the subtest TestScenarios/<file name>, which is
+	// how progress keys its tags; the index names the file.
+	files := map[string][]int{}
 	for test, ids := range tags {
-		file := strings.TrimPrefix(test, "TestScenarios/") + ".txt"
-		if len(ids) == 0 {
-			loose("scenario " + file + ": its header names no exercise")
-		}
-		for _, id := range ids {
-			if e := byID[id]; e != nil {
-				e.Scenarios = append(e.Scenarios, file)
-			} else {
-				loose("scenario " + file + ": its header names exercise " + strconv.Itoa(id) + ", which does not exist")
-			}
-		}
+		files[strings.TrimPrefix(test, "TestScenarios/")+".txt"] = ids
 	}
+	idx.place(byID, files, "scenario %s: its header", func(e *Entry) *[]string { return &e.Scenarios })
 
 	blame, err := progress.LoadBlame(chapterDir)
 	if err != nil {
 		return idx, err
 	}
-	for test, ids := range blame {
-		for _, id := range ids {
-			if e := byID[id]; e != nil {
-				e.Checks = append(e.Checks, test)
-			} else {
-				loose("check " + test + ": its blame line names exercise " + strconv.Itoa(id) + ", which does not exist")
-			}
-		}
-	}
+	idx.place(byID, blame, "check %s: its line in blame.txt", func(e *Entry) *[]string { return &e.Checks })
 
 	groups, err := progress.LoadTogether(chapterDir)
 	if err != nil {
@@ -136,12 +120,26 @@ func Build(chapterDir string) (Index, error) {
 			idx.Unowned = append(idx.Unowned, m.Name)
 		}
 	}
-
-	// Maps gave the order so far; the file must not change from run to run.
-	for i := range idx.Entries {
-		slices.Sort(idx.Entries[i].Scenarios)
-		slices.Sort(idx.Entries[i].Checks)
-	}
 	slices.Sort(idx.Loose)
 	return idx, nil
+}
+
+// place adds each name to the list field gives of every exercise its ids
+// name, in name order; a name with no ids, or an id no exercise has, is
+// a loose fact, said as what (a format taking the name) goes on to say.
+func (idx *Index) place(byID map[int]*Entry, named map[string][]int, what string, field func(*Entry) *[]string) {
+	// Sorted first: the map's order would change the file from run to run.
+	for _, name := range slices.Sorted(maps.Keys(named)) {
+		ids := named[name]
+		if len(ids) == 0 {
+			idx.Loose = append(idx.Loose, fmt.Sprintf(what+" names no exercise", name))
+		}
+		for _, id := range ids {
+			if e := byID[id]; e != nil {
+				*field(e) = append(*field(e), name)
+			} else {
+				idx.Loose = append(idx.Loose, fmt.Sprintf(what+" names exercise %d, which does not exist", name, id))
+			}
+		}
+	}
 }

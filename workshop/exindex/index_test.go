@@ -8,8 +8,9 @@ import (
 )
 
 // chapter writes a small chapter with one fact of each source: two
-// exercises, a scenario, a blame file, a group, and two mutants, one of
-// them starting at a func line, outside the region.
+// exercises, a scenario, a blame file (one line naming an exercise that
+// is gone), a group, and two mutants, one of them starting at a func
+// line, outside the region.
 func chapter(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "09-tiny")
@@ -36,7 +37,7 @@ func (s *Store) Set(v int) {
 type Store struct{ v int }
 `,
 		"testdata/scenarios/set.txt":         "# Sets a value.\n# exercise: 2\n\nset\n----\nok\n",
-		"testdata/blame.txt":                 "# measured\nTestScenarios/set: 1 2\n",
+		"testdata/blame.txt":                 "# measured\nTestScenarios/set: 1 2\nTestScenarios/gone: 9\n",
 		"testdata/checked-together.txt":      "1 2: both or neither\n",
 		"testdata/mutants/keeps-nothing.txt": "Set forgets the value.\n-- find: tiny.go --\n\ts.v = v\n-- replace --\n\t_ = v\n",
 		"testdata/mutants/from-the-func-line.txt": "Get returns zero.\n-- find: tiny.go --\nfunc Get() int {\n" +
@@ -56,7 +57,7 @@ type Store struct{ v int }
 }
 
 // TestIndexText: each fact lands in its exercise's block, and a mutant
-// under no exercise is named, not dropped.
+// or a check under no exercise is named, not dropped.
 func TestIndexText(t *testing.T) {
 	idx, err := Build(chapter(t))
 	if err != nil {
@@ -84,6 +85,7 @@ Under no exercise:
   mutants (1):    from-the-func-line
                   (each one's first edit starts outside every exercise region:
                   selftest checks that one exercise fails, not which)
+  check TestScenarios/gone: its line in blame.txt names exercise 9, which does not exist
 `
 	if body != want {
 		t.Errorf("index body:\n%s\nwant:\n%s", body, want)

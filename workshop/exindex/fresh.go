@@ -34,7 +34,7 @@ func CheckFresh(chapterDir string) error {
 	case os.IsNotExist(err):
 		return fmt.Errorf("%s: %s is missing.\nRun `make exercises` and commit the result", filepath.Base(chapterDir), File)
 	}
-	return fmt.Errorf("%s: %s is stale: its sources (exercise markers, scenario headers, blame.txt, checked-together.txt, mutants) changed since it was written.\nRun `make exercises` and commit the result", filepath.Base(chapterDir), File)
+	return fmt.Errorf("%s: %s is stale: it is not what its sources (exercise markers, scenario headers, blame.txt, checked-together.txt, mutants) say now.\nRun `make exercises` and commit the result", filepath.Base(chapterDir), File)
 }
 
 func render(chapterDir string) ([]byte, error) {

@@ -13,6 +13,9 @@
 //     overlays, that the scenarios must catch.
 //   - gotest, chapters and progress: run a chapter's tests with
 //     `go test -json` and say, per exercise, what passed.
+//   - exindex: each chapter's exercise index (testdata/exercises.txt),
+//     what the markers, scenario headers, blame file, checked-together
+//     groups and mutants say of each exercise, for people to read.
 //   - runner: the learner's runner behind cmd/workshop (status, check,
 //     hint, watch, reset, solution, --mine).
 //   - cluster: a real etcd and kube-apiserver on 127.0.0.1 for the

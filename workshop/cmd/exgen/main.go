@@ -1,6 +1,7 @@
 // Command exgen writes each chapter's exercise copy from its reference
-// code (`make exercises`, a maintainer's command), or with -check fails
-// when a committed copy is not what it would write now (part of
+// code (`make exercises`, a maintainer's command), and its exercise index
+// (testdata/exercises.txt, see package exindex), or with -check fails
+// when a committed copy or index is not what it would write now (part of
 // `make test`).
 //
 // It never overwrites work that is not the generator's: a chapter whose
@@ -22,6 +23,7 @@ import (
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/exindex"
 	"example.com/walkthrough/workshop/runner"
 )
 
@@ -53,6 +55,12 @@ func run(out io.Writer, check, force bool, args []string) error {
 		if len(exercises) == 0 {
 			continue // a chapter without exercises yet
 		}
+		// The index comes from the reference and testdata alone, never
+		// from exercise/, so a learner's work there changes nothing about it.
+		if err := index(out, c, check); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			failed = true
+		}
 		if !check {
 			wrote, err := write(out, root, c, force)
 			if err != nil {
@@ -76,7 +84,7 @@ func run(out io.Writer, check, force bool, args []string) error {
 		}
 	}
 	if failed {
-		return fmt.Errorf("exercise copies are stale")
+		return fmt.Errorf("exercise copies or indexes are stale")
 	}
 	// Keeping a learner's work is what exgen is meant to do, not a
 	// failure: say so plainly and exit 0, so make does not end in
@@ -85,6 +93,19 @@ func run(out io.Writer, check, force bool, args []string) error {
 		fmt.Fprintf(out, "Done. %d of %d chapters kept as they are: they hold your work (see above).\nNothing failed.\n", kept, len(list))
 	}
 	return nil
+}
+
+// index writes a chapter's exercise index, or with check says whether it
+// is current; a stale one is the returned error.
+func index(out io.Writer, c chapters.Chapter, check bool) error {
+	if check {
+		return exindex.CheckFresh(c.Dir)
+	}
+	wrote, err := exindex.Write(c.Dir)
+	if wrote {
+		fmt.Fprintf(out, "%s: wrote %s\n", c.Name, exindex.File)
+	}
+	return err
 }
 
 // write regenerates one chapter's copy unless that would overwrite files

@@ -10,6 +10,7 @@ import (
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/exindex"
 	"example.com/walkthrough/workshop/progress"
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -92,6 +93,11 @@ func (b *blameRun) finish() string {
 			return err.Error()
 		}
 		if err := writeDocTable(b.c); err != nil {
+			return err.Error()
+		}
+		// The exercise index lists each exercise's checks from the
+		// blame file: rewrite it too, or exgen -check fails on it.
+		if _, err := exindex.Write(b.c.Dir); err != nil {
 			return err.Error()
 		}
 	} else {

@@ -12,7 +12,8 @@
 //   - every known-bug mutant in testdata/mutants is caught by some test.
 //
 // With -record it measures the blame file instead of checking it, and
-// writes it (run it after renumbering exercises or adding scenarios).
+// writes it (run it after renumbering exercises or adding scenarios),
+// with the doc's exercise table and the exercise index that come from it.
 //
 // It checks the generated copy through go build overlays, so your own
 // work in exercise/ is never touched or consulted.

@@ -81,7 +81,8 @@ func TestCacheWindowGrowsWhileItsEventsAreFresh(t *testing.T) {
 
 func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
 	t.Parallel()
-	s := startServer(t, ws.CacheOptions{History: 3, MaxHistory: 3}) // a ring that cannot grow
+	// A ring that cannot grow, so five writes overflow it.
+	s := startServer(t, ws.CacheOptions{History: 3, MaxHistory: 3})
 	ctx := context.Background()
 	for i := range 5 {
 		if _, err := s.storage.Create(ctx, cm("ns", fmt.Sprintf("c%d", i), "1")); err != nil {

@@ -126,7 +126,8 @@ func TestWatchStreamOnTheWire(t *testing.T) {
 // the end.
 func TestWatchTooOldIsAnErrorFrameIn200(t *testing.T) {
 	t.Parallel() // its own etcd and server: it waits beside the others
-	s := startServer(t, ws.CacheOptions{History: 2, MaxHistory: 2}) // a ring that cannot grow
+	// A ring that cannot grow, so four writes overflow it.
+	s := startServer(t, ws.CacheOptions{History: 2, MaxHistory: 2})
 	ctx := context.Background()
 	for _, name := range []string{"a", "b", "c", "d"} { // revisions 2..5; the ring keeps 4 and 5
 		if _, err := s.storage.Create(ctx, cm("ns", name, "1")); err != nil {

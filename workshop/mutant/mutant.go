@@ -91,7 +91,9 @@ func parse(path string) (Mutant, error) {
 }
 
 // Exercise is the exercise whose code the mutant breaks: the one whose
-// region holds its first edit (0 when the edit is outside every region).
+// region holds the first line its first edit changes (0 when that line is
+// outside every region). The find text may start on an unchanged line
+// outside the region, such as the func line that makes it unique.
 func (m Mutant) Exercise(chapterDir string) (int, error) {
 	e := m.Edits[0]
 	src, err := os.ReadFile(filepath.Join(chapterDir, e.File))
@@ -102,12 +104,9 @@ func (m Mutant) Exercise(chapterDir string) (int, error) {
 	if at < 0 {
 		return 0, fmt.Errorf("mutant %s: the text to find is not in %s", m.Name, e.File)
 	}
-	// The first line of the find text that is code, not blank.
 	line := strings.Count(string(src[:at]), "\n") + 1
-	for _, l := range strings.Split(e.Find, "\n") {
-		if strings.TrimSpace(l) != "" {
-			break
-		}
+	find, replace := strings.Split(e.Find, "\n"), strings.Split(e.Replace, "\n")
+	for i := 0; i < len(find)-1 && i < len(replace) && find[i] == replace[i]; i++ {
 		line++
 	}
 	return exgen.ExerciseAt(chapterDir, e.File, line)

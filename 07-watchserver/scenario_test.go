@@ -41,12 +41,7 @@ func TestE2EScenariosOnKubeAPIServer(t *testing.T) {
 
 // TestScenarioCommands keeps the chapter doc's command reference the
 // table's own.
-func TestScenarioCommands(t *testing.T) {
-	if err := commands.Err(); err != nil {
-		t.Fatal(err)
-	}
-	scenario.CheckCommandsDoc(t, commands.Doc())
-}
+func TestScenarioCommands(t *testing.T) { commands.CheckDoc(t) }
 
 // commands is every command of the scenario files, one family per
 // scenario_<family>_test.go. Any command that prints a failure Status

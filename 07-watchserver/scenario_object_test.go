@@ -15,29 +15,29 @@ import (
 // objectCommands write and read one ConfigMap of the scenario's namespace.
 // Versions are written as the labels the output shows (r1, r2, ...: see
 // normalise_test.go) and sent as the real versions behind them. Each
-// prints the response (responses_test.go): "201 NAME [LABELS] {DATA}
-// rv=R", or an error's Status, "CODE REASON: MESSAGE", with its causes
-// when the step says "causes".
+// prints the server's response (responses_test.go).
 var objectCommands = []scenario.Command[*driver]{
 	{Name: "create", Run: (*driver).create,
 		Usage: `create name=N [labels=K=V,...] [namespace=NS] [rv=RV] [causes]
 POSTs a ConfigMap named N with those labels, its data the input's KEY=VALUE
 lines. namespace= puts a namespace into the body (the URL's is the
-scenario's), rv= a resourceVersion.`,
+scenario's), rv= a resourceVersion. Prints the response: "201 NAME
+[LABELS] {DATA} rv=R", or an error's Status, "CODE REASON: MESSAGE", with
+its causes when the step says "causes".`,
 		Example: "create name=a labels=app=web\nk=1"},
 	{Name: "update", Run: (*driver).update,
 		Usage: `update name=N [body-name=M] [labels=K=V,...] [rv=RV] [causes]
 PUTs the ConfigMap N, with the input's data and those labels, at
 resourceVersion RV when given; body-name= names another object in the
-body than in the URL.`,
+body than in the URL. Prints the response, as create does.`,
 		Example: "update name=a rv=r1\nk=2"},
 	{Name: "delete", Run: (*driver).delete,
 		Usage: `delete name=N
-DELETEs the ConfigMap N.`,
+DELETEs the ConfigMap N. Prints the response, as create does.`,
 		Example: "delete name=a"},
 	{Name: "get", Run: (*driver).get,
 		Usage: `get name=N
-GETs the ConfigMap N.`,
+GETs the ConfigMap N. Prints the response, as create does.`,
 		Example: "get name=a"},
 }
 

@@ -3,12 +3,9 @@ package processor_test
 import (
 	"context"
 	"fmt"
-	"maps"
-	"slices"
 	"sort"
 	"strings"
 	"sync"
-	"testing"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -19,6 +16,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // This file is the contract the scenarios, the fuzz test and the
@@ -115,6 +113,10 @@ const (
 	deltaFIFO
 )
 
+// classicMode tells the adapters to build informers on the classic path
+// (see TestScenarios).
+var classicMode bool
+
 // impl is one implementation of the chapter.
 type impl struct {
 	NewInformer      func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer
@@ -131,13 +133,10 @@ type impl struct {
 }
 
 // impls holds every implementation; the adapter files register themselves.
-var impls = map[string]impl{}
+var impls = scenario.Registry[impl]{}
 
 // register adds an implementation under its name.
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(t testing.TB, f *scenario.File) scenario.Driver { return newDriver(t, im, f) }
-}
+func register(name string, im impl) { impls[name] = im }
 
 // --- the scripted ListerWatcher --------------------------------------------
 
@@ -374,42 +373,23 @@ func (lw *scriptedLW) closeWatch() {
 
 // --- object notation ---------------------------------------------------------
 //
-// Scenarios write objects on one line: key, resource version, labels.
-//
-//	ns/a@5                 pod (or configmap) a in namespace ns at resourceVersion 5
-//	ns/a@5 labels=app:web  with labels
+// Scenarios write objects in the notation of workshop/scenario/notation:
+// ns/a@5 labels=app:web. This chapter's objects may be ConfigMaps, which
+// have no node, so node=n is the label node:n here (byNode indexes it),
+// and is written back as one.
 
 // newObject builds one object of the given kind from the notation.
 func newObject(kind, line string) (runtime.Object, error) {
-	fields := strings.Fields(line)
-	if len(fields) == 0 {
-		return nil, fmt.Errorf("empty object")
+	o, err := notation.Parse(line)
+	if err != nil {
+		return nil, err
 	}
-	om := metav1.ObjectMeta{}
-	key, rv, _ := strings.Cut(fields[0], "@")
-	om.ResourceVersion = rv
-	if ns, name, ok := strings.Cut(key, "/"); ok {
-		om.Namespace, om.Name = ns, name
-	} else {
-		om.Name = key
-	}
-	for _, f := range fields[1:] {
-		k, v, _ := strings.Cut(f, "=")
-		switch k {
-		case "labels":
+	om := o.Meta()
+	if o.Node != "" {
+		if om.Labels == nil {
 			om.Labels = map[string]string{}
-			for _, kv := range strings.Split(v, ",") {
-				lk, lv, _ := strings.Cut(kv, ":")
-				om.Labels[lk] = lv
-			}
-		case "node":
-			if om.Labels == nil {
-				om.Labels = map[string]string{}
-			}
-			om.Labels["node"] = v
-		default:
-			return nil, fmt.Errorf("unknown field %q in %q", k, line)
 		}
+		om.Labels["node"] = o.Node
 	}
 	if kind == "configmaps" {
 		return &v1.ConfigMap{ObjectMeta: om}, nil
@@ -426,26 +406,7 @@ func formatObject(im impl, obj any) string {
 		}
 		return fmt.Sprintf("tombstone(%s, %s)", key, formatObject(im, last))
 	}
-	m, err := meta.Accessor(obj)
-	if err != nil {
-		return fmt.Sprintf("%T %v", obj, obj)
-	}
-	var b strings.Builder
-	if m.GetNamespace() != "" {
-		b.WriteString(m.GetNamespace() + "/")
-	}
-	b.WriteString(m.GetName())
-	if rv := m.GetResourceVersion(); rv != "" {
-		b.WriteString("@" + rv)
-	}
-	if l := m.GetLabels(); len(l) > 0 {
-		var kvs []string
-		for _, k := range slices.Sorted(maps.Keys(l)) {
-			kvs = append(kvs, k+":"+l[k])
-		}
-		b.WriteString(" labels=" + strings.Join(kvs, ","))
-	}
-	return b.String()
+	return notation.Format(obj)
 }
 
 // formatSet writes objects sorted: the cache returns them in map order.
@@ -455,10 +416,7 @@ func formatSet(im impl, objs []any) string {
 		lines[i] = formatObject(im, obj)
 	}
 	sort.Strings(lines)
-	if len(lines) == 0 {
-		return "(none)"
-	}
-	return strings.Join(lines, "\n")
+	return strings.Join(notation.OrNone(lines), "\n")
 }
 
 // byNode indexes an object under its "node" label.

@@ -50,126 +50,159 @@ var fuzzKeys = []string{"ns/a", "ns/b", "ns/c", "other/d", "e"}
 func fuzzStory(t *testing.T, im impl, ops []byte) []string {
 	var trace []string
 	synctest.Test(t, func(t *testing.T) {
-		server := map[string]int{} // key → resourceVersion, what the API server holds
-		rv := 10
-		lw := newScriptedLW("pods")
-		list := func() []runtime.Object {
-			var objs []runtime.Object
-			for _, k := range fuzzKeys {
-				if v, ok := server[k]; ok {
-					obj, _ := newObject("pods", fmt.Sprintf("%s@%d", k, v))
-					objs = append(objs, obj)
-				}
-			}
-			return objs
-		}
-		server["ns/a"], server["ns/b"] = 5, 6
-		lw.setList(fmt.Sprint(rv), list())
-		inf := im.NewInformer(lw, 0, atomicRealFIFO)
-		handlers := []*recorder{newRecorder(im, "h1", false), newRecorder(im, "h2", false)}
-		var regs []registration
-		for i, h := range handlers {
-			var resync *time.Duration
-			if i == 1 {
-				zero := time.Duration(0)
-				resync = &zero
-			}
-			reg, _ := inf.AddEventHandler(h, resync)
-			regs = append(regs, reg)
-		}
+		w := newFuzzWorld(im)
 		ctx, cancel := context.WithCancel(context.Background())
 		defer cancel()
-		go inf.Run(ctx)
-
-		snapshot := func(what string) {
-			synctest.Wait()
-			var b strings.Builder
-			b.WriteString(what + "\n")
-			for i, h := range handlers {
-				evs := h.take()
-				sort.Strings(evs)
-				for _, ev := range evs {
-					fmt.Fprintf(&b, "%s: %s\n", h.name, ev)
-				}
-				fmt.Fprintf(&b, "%s synced=%t\n", h.name, regs[i].HasSynced())
-			}
-			fmt.Fprintf(&b, "cache:\n%s\nsynced=%t store rv=%q\n", formatSet(im, inf.List()), inf.HasSynced(), inf.StoreRV())
-			trace = append(trace, b.String())
-		}
-		snapshot("start")
-
-		send := func(typ watch.EventType, key string, v int) string {
-			obj, _ := newObject("pods", fmt.Sprintf("%s@%d", key, v))
-			lw.send(watch.Event{Type: typ, Object: obj})
-			return fmt.Sprintf("%s %s@%d", typ, key, v)
-		}
+		go w.inf.Run(ctx)
+		trace = append(trace, w.snapshot("start"))
 		for i := 0; i+1 < len(ops); i += 2 {
 			code, arg := ops[i]%8, ops[i+1]
-			key := fuzzKeys[int(arg)%len(fuzzKeys)]
-			var what string
-			switch code {
-			case 0, 1: // a change
-				rv++
-				typ := watch.Modified
-				if _, ok := server[key]; !ok {
-					typ = watch.Added
-				}
-				server[key] = rv
-				what = send(typ, key, rv)
-			case 2: // an update that changes nothing: a sync for the handlers
-				v, ok := server[key]
-				if !ok {
-					continue
-				}
-				what = send(watch.Modified, key, v)
-			case 3: // a delete
-				if _, ok := server[key]; !ok {
-					continue
-				}
-				rv++
-				delete(server, key)
-				what = send(watch.Deleted, key, rv)
-			case 4: // the watch breaks; the server changes meanwhile; relist
-				rv++
-				for j, k := range fuzzKeys {
-					if arg&(1<<j) != 0 {
-						if _, ok := server[k]; ok {
-							delete(server, k)
-						} else {
-							server[k] = rv
-						}
-					}
-				}
-				lw.setList(fmt.Sprint(rv), list())
-				lw.closeWatch()
-				time.Sleep(3 * time.Second)
-				what = fmt.Sprintf("relist %08b", arg)
-			case 5: // a bookmark
-				rv++
-				obj, _ := newObject("pods", fmt.Sprintf("x@%d", rv))
-				lw.send(watch.Event{Type: watch.Bookmark, Object: obj})
-				what = fmt.Sprintf("bookmark %d", rv)
-			case 6: // a handler joins late
-				if len(handlers) > 2 {
-					continue
-				}
-				h := newRecorder(im, "h3", false)
-				reg, _ := inf.AddEventHandler(h, nil)
-				handlers, regs = append(handlers, h), append(regs, reg)
-				what = "late handler h3"
-			case 7: // a handler leaves
-				if len(handlers) < 2 {
-					continue
-				}
-				_ = inf.RemoveEventHandler(regs[0])
-				handlers[0].take()
-				handlers, regs = handlers[1:], regs[1:]
-				what = "remove " + "first handler"
+			if what, ok := w.play(code, arg); ok {
+				trace = append(trace, w.snapshot(what))
 			}
-			snapshot(what)
 		}
 		cancel()
 		synctest.Wait()
 	})
 	return trace
+}
+
+// fuzzWorld is one story's scripted API server, informer and handlers.
+type fuzzWorld struct {
+	im       impl
+	server   map[string]int // key → resourceVersion, what the API server holds
+	rv       int
+	lw       *scriptedLW
+	inf      informer
+	handlers []*recorder
+	regs     []registration
+}
+
+// newFuzzWorld starts with two objects on the server and two handlers, the
+// second with a resync period of its own.
+func newFuzzWorld(im impl) *fuzzWorld {
+	w := &fuzzWorld{im: im, server: map[string]int{"ns/a": 5, "ns/b": 6}, rv: 10, lw: newScriptedLW("pods")}
+	w.lw.setList(fmt.Sprint(w.rv), w.list())
+	w.inf = im.NewInformer(w.lw, 0, atomicRealFIFO)
+	for i, name := range []string{"h1", "h2"} {
+		var resync *time.Duration
+		if i == 1 {
+			zero := time.Duration(0)
+			resync = &zero
+		}
+		w.addHandler(name, resync)
+	}
+	return w
+}
+
+func (w *fuzzWorld) addHandler(name string, resync *time.Duration) {
+	h := newRecorder(w.im, name, false)
+	reg, _ := w.inf.AddEventHandler(h, resync)
+	w.handlers, w.regs = append(w.handlers, h), append(w.regs, reg)
+}
+
+// list is what the server lists: its objects in key order.
+func (w *fuzzWorld) list() []runtime.Object {
+	var objs []runtime.Object
+	for _, k := range fuzzKeys {
+		if v, ok := w.server[k]; ok {
+			obj, _ := newObject("pods", fmt.Sprintf("%s@%d", k, v))
+			objs = append(objs, obj)
+		}
+	}
+	return objs
+}
+
+// snapshot waits for the bubble to settle and writes down what every
+// handler was told since the last one, and what the cache holds.
+func (w *fuzzWorld) snapshot(what string) string {
+	synctest.Wait()
+	var b strings.Builder
+	b.WriteString(what + "\n")
+	for i, h := range w.handlers {
+		evs := h.take()
+		sort.Strings(evs)
+		for _, ev := range evs {
+			fmt.Fprintf(&b, "%s: %s\n", h.name, ev)
+		}
+		fmt.Fprintf(&b, "%s synced=%t\n", h.name, w.regs[i].HasSynced())
+	}
+	fmt.Fprintf(&b, "cache:\n%s\nsynced=%t store rv=%q\n", formatSet(w.im, w.inf.List()), w.inf.HasSynced(), w.inf.StoreRV())
+	return b.String()
+}
+
+func (w *fuzzWorld) send(typ watch.EventType, key string, v int) string {
+	obj, _ := newObject("pods", fmt.Sprintf("%s@%d", key, v))
+	w.lw.send(watch.Event{Type: typ, Object: obj})
+	return fmt.Sprintf("%s %s@%d", typ, key, v)
+}
+
+// play plays one step (code, arg) and says what it did; false when the
+// step does not apply (a delete of a missing object, say).
+func (w *fuzzWorld) play(code, arg byte) (string, bool) {
+	key := fuzzKeys[int(arg)%len(fuzzKeys)]
+	_, exists := w.server[key]
+	switch code {
+	case 0, 1: // a change
+		w.rv++
+		typ := watch.Modified
+		if !exists {
+			typ = watch.Added
+		}
+		w.server[key] = w.rv
+		return w.send(typ, key, w.rv), true
+	case 2: // an update that changes nothing: a sync for the handlers
+		if !exists {
+			return "", false
+		}
+		return w.send(watch.Modified, key, w.server[key]), true
+	case 3: // a delete
+		if !exists {
+			return "", false
+		}
+		w.rv++
+		delete(w.server, key)
+		return w.send(watch.Deleted, key, w.rv), true
+	case 4:
+		return w.relist(arg), true
+	case 5: // a bookmark
+		w.rv++
+		obj, _ := newObject("pods", fmt.Sprintf("x@%d", w.rv))
+		w.lw.send(watch.Event{Type: watch.Bookmark, Object: obj})
+		return fmt.Sprintf("bookmark %d", w.rv), true
+	case 6: // a handler joins late
+		if len(w.handlers) > 2 {
+			return "", false
+		}
+		w.addHandler("h3", nil)
+		return "late handler h3", true
+	default: // a handler leaves
+		if len(w.handlers) < 2 {
+			return "", false
+		}
+		_ = w.inf.RemoveEventHandler(w.regs[0])
+		w.handlers[0].take()
+		w.handlers, w.regs = w.handlers[1:], w.regs[1:]
+		return "remove first handler", true
+	}
+}
+
+// relist breaks the watch; meanwhile the server adds or deletes the keys
+// whose bits arg sets; the informer lists again.
+func (w *fuzzWorld) relist(arg byte) string {
+	w.rv++
+	for j, k := range fuzzKeys {
+		if arg&(1<<j) == 0 {
+			continue
+		}
+		if _, ok := w.server[k]; ok {
+			delete(w.server, k)
+		} else {
+			w.server[k] = w.rv
+		}
+	}
+	w.lw.setList(fmt.Sprint(w.rv), w.list())
+	w.lw.closeWatch()
+	time.Sleep(3 * time.Second)
+	return fmt.Sprintf("relist %08b", arg)
 }

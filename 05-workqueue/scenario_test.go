@@ -20,12 +20,7 @@ func TestScenarios(t *testing.T) {
 
 // TestScenarioCommands keeps the chapter doc's command reference the
 // table's own.
-func TestScenarioCommands(t *testing.T) {
-	if err := commands.Err(); err != nil {
-		t.Fatal(err)
-	}
-	scenario.CheckCommandsDoc(t, commands.Doc())
-}
+func TestScenarioCommands(t *testing.T) { commands.CheckDoc(t) }
 
 // commands is every command of the scenario files, one family per
 // scenario_<family>_test.go. Calls that block (Get on an empty queue,

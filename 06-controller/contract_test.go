@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"sync"
-	"testing"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -77,15 +76,11 @@ type impl struct {
 	Build func(e env) system
 }
 
-var impls = map[string]impl{}
+// impls holds every implementation; the adapter files register themselves.
+var impls = scenario.Registry[impl]{}
 
 // register adds an implementation under its name.
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(t testing.TB, _ *scenario.File) scenario.Driver { return newDriver(t, im) }
-}
-
-var scenarioImpls = scenario.Impls{}
+func register(name string, im impl) { impls[name] = im }
 
 // recorder is a thread-safe event recorder that writes each Event as a
 // line of the step's log, like client-go's FakeRecorder but keyed by the

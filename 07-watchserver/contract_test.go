@@ -3,7 +3,6 @@ package watchserver_test
 import (
 	"crypto/tls"
 	"net/http"
-	"slices"
 	"testing"
 
 	"k8s.io/apimachinery/pkg/runtime"
@@ -60,24 +59,10 @@ type impl struct {
 	Start func(t testing.TB) target
 }
 
-// scenarioImpls is what the scenario runner starts: one driver per file.
-var scenarioImpls = scenario.Impls{}
+// impls holds every implementation, for the scenarios (startDriver) and
+// the tests that are not scenarios (the stress test); the adapter files
+// register themselves.
+var impls = scenario.Registry[impl]{}
 
-// impls are the same implementations, for tests that are not scenarios
-// (the stress test).
-var impls = map[string]impl{}
-
-func register(name string, im impl) {
-	impls[name] = im
-	scenarioImpls[name] = func(t testing.TB, f *scenario.File) scenario.Driver {
-		tg := im.Start(t)
-		d := newDriver(t, tg)
-		// For a scenario that needs the watch cache, the server is fully up
-		// before the first step runs, as kube-apiserver is: its cache lists
-		// before the scenario writes, so a watch from an early version is in
-		// its window. It starts inside the first step, where an unfinished
-		// exercise's panic is reported by the runner.
-		d.serveFirst = slices.ContainsFunc(f.Exercises, func(n int) bool { return !slices.Contains(startsLazily, n) })
-		return d.step
-	}
-}
+// register adds an implementation under its name.
+func register(name string, im impl) { impls[name] = im }

@@ -19,6 +19,16 @@ const (
 
 var commandsRegion = regexp.MustCompile(`(?s)` + regexp.QuoteMeta(CommandsBegin) + `\n.*?` + regexp.QuoteMeta(CommandsEnd))
 
+// CheckDoc is a chapter's TestScenarioCommands: the table is whole (no
+// command twice, none without usage) and the chapter doc shows its
+// reference (CheckCommandsDoc).
+func (tb Table[D]) CheckDoc(t *testing.T) {
+	if err := tb.Err(); err != nil {
+		t.Fatal(err)
+	}
+	CheckCommandsDoc(t, tb.Doc())
+}
+
 // CheckCommandsDoc checks that the chapter doc (docs/NN-name.md) and its
 // Chinese twin show doc, a table's reference, between the markers; with
 // -rewrite it writes them there. A rewritten zh twin then needs its hash

@@ -1,0 +1,101 @@
+package watchserver_test
+
+import (
+	"bytes"
+	"io"
+	"net/http"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/cockroachdb/datadriven"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// eventWait bounds how long a step waits for one event: generous, since
+// the server is real; a correct run never gets near it.
+const eventWait = 10 * time.Second
+
+// driver plays one scenario file against one server.
+type driver struct {
+	t       testing.TB
+	target  target
+	norm    *normaliser
+	watches map[string]*openWatch
+	// serveFirst starts the server's watch side before the first step.
+	serveFirst bool
+	// lastWrite is the revision of the newest object a step has seen.
+	lastWrite int64
+	// causes: the current step asked (with `causes`) to see a failure
+	// Status's causes, one line each, or "(no causes)".
+	causes bool
+}
+
+func newDriver(t testing.TB, tg target) *driver {
+	d := &driver{t: t, target: tg, norm: newNormaliser(), watches: map[string]*openWatch{}}
+	t.Cleanup(func() {
+		for _, w := range d.watches {
+			w.body.Close()
+		}
+	})
+	return d
+}
+
+// startDriver starts im's server for the file f and a driver on it.
+func startDriver(t testing.TB, im impl, f *scenario.File) scenario.Driver {
+	d := newDriver(t, im.Start(t))
+	// For a scenario that needs the watch cache, the server is fully up
+	// before the first step runs, as kube-apiserver is: its cache lists
+	// before the scenario writes, so a watch from an early version is in
+	// its window. It starts inside the first step, where an unfinished
+	// exercise's panic is reported by the runner.
+	d.serveFirst = slices.ContainsFunc(f.Exercises, func(n int) bool { return !slices.Contains(startsLazily, n) })
+	return d.step
+}
+
+func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
+	d.t = t
+	if d.serveFirst {
+		d.serveFirst = false
+		d.serving()
+	}
+	d.causes = td.HasArg("causes")
+	out := commands.Run(d, t, td)
+	if d.target.Panicked != nil {
+		if v := d.target.Panicked(); v != nil {
+			panic(v)
+		}
+	}
+	return out
+}
+
+func (d *driver) serving() {
+	if d.target.Serving != nil {
+		d.target.Serving(d.t)
+	}
+}
+
+// do sends one request and returns the status code and body.
+func (d *driver) do(method, url string, body []byte) (int, []byte) {
+	req, err := http.NewRequest(method, url, bytes.NewReader(body))
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Accept", "application/json")
+	resp, err := d.target.HTTP.Do(req)
+	if err != nil {
+		d.t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	out, _ := io.ReadAll(resp.Body)
+	return resp.StatusCode, out
+}
+
+// arg is the value of an optional argument, "" when it is absent.
+func arg(t testing.TB, td *datadriven.TestData, key string) string {
+	var s string
+	td.MaybeScanArgs(t, key, &s)
+	return s
+}

@@ -1,0 +1,97 @@
+package watchserver_test
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/client-go/kubernetes/scheme"
+)
+
+// How a step prints what the server answered: an object, a list, or the
+// Status of an error, its versions and tokens normalised (normalise_test.go).
+
+// object prints a ConfigMap the way every step does: name, data, label.
+func (d *driver) object(cm *corev1.ConfigMap) string {
+	keys := make([]string, 0, len(cm.Data))
+	for k := range cm.Data {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	var data []string
+	for _, k := range keys {
+		data = append(data, k+"="+cm.Data[k])
+	}
+	var labelList []string
+	for k, v := range cm.Labels {
+		labelList = append(labelList, k+"="+v)
+	}
+	sort.Strings(labelList)
+	if len(labelList) > 0 {
+		return fmt.Sprintf("%s [%s] {%s} rv=%s", cm.Name, strings.Join(labelList, ","), strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+	}
+	return fmt.Sprintf("%s {%s} rv=%s", cm.Name, strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+}
+
+// result prints a response: the object, or the Status of an error.
+func (d *driver) result(code int, body []byte) string {
+	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+	if err != nil {
+		return fmt.Sprintf("%d undecodable: %v", code, err)
+	}
+	switch o := obj.(type) {
+	case *metav1.Status:
+		if o.Status == metav1.StatusSuccess {
+			return fmt.Sprintf("%d Success", code)
+		}
+		out := fmt.Sprintf("%d %s: %s", code, o.Reason, d.norm.message(o.Message))
+		if o.Continue != "" {
+			out += "\n  continue=" + d.norm.token(o.Continue)
+		}
+		if d.causes {
+			out += d.statusCauses(o)
+		}
+		return out
+	case *corev1.ConfigMap:
+		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
+		return fmt.Sprintf("%d %s", code, d.object(o))
+	case *corev1.ConfigMapList:
+		head := fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))
+		if o.Continue != "" {
+			head += " continue=" + d.norm.token(o.Continue)
+		}
+		if o.RemainingItemCount != nil {
+			head += fmt.Sprintf(" remaining=%d", *o.RemainingItemCount)
+		}
+		out := []string{head}
+		for i := range o.Items {
+			out = append(out, "  "+d.object(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
+	}
+	return fmt.Sprintf("%d %T", code, obj)
+}
+
+// statusCauses prints a Status's causes, one line each (type, field,
+// message), or "(no causes)": kube-apiserver's 500 for an error that is
+// not an API status has none, its 504 for a too-large version names
+// ResourceVersionTooLarge.
+func (d *driver) statusCauses(o *metav1.Status) string {
+	if o.Details == nil || len(o.Details.Causes) == 0 {
+		return "\n  (no causes)"
+	}
+	var out string
+	for _, c := range o.Details.Causes {
+		field := ""
+		if c.Field != "" {
+			field = " " + c.Field
+		}
+		out += fmt.Sprintf("\n  cause %s%s: %s", c.Type, field, d.norm.message(c.Message))
+	}
+	return out
+}

@@ -1,0 +1,94 @@
+package watchserver_test
+
+import (
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// objectCommands write and read one ConfigMap of the scenario's namespace.
+// Versions are written as the labels the output shows (r1, r2, ...: see
+// normalise_test.go) and sent as the real versions behind them. Each
+// prints the server's response (responses_test.go).
+var objectCommands = []scenario.Command[*driver]{
+	{Name: "create", Run: (*driver).create,
+		Usage: `create name=N [labels=K=V,...] [namespace=NS] [rv=RV] [causes]
+POSTs a ConfigMap named N with those labels, its data the input's KEY=VALUE
+lines. namespace= puts a namespace into the body (the URL's is the
+scenario's), rv= a resourceVersion. Prints the response: "201 NAME
+[LABELS] {DATA} rv=R", or an error's Status, "CODE REASON: MESSAGE", with
+its causes when the step says "causes".`,
+		Example: "create name=a labels=app=web\nk=1"},
+	{Name: "update", Run: (*driver).update,
+		Usage: `update name=N [body-name=M] [labels=K=V,...] [rv=RV] [causes]
+PUTs the ConfigMap N, with the input's data and those labels, at
+resourceVersion RV when given; body-name= names another object in the
+body than in the URL. Prints the response, as create does.`,
+		Example: "update name=a rv=r1\nk=2"},
+	{Name: "delete", Run: (*driver).delete,
+		Usage: `delete name=N
+DELETEs the ConfigMap N. Prints the response, as create does.`,
+		Example: "delete name=a"},
+	{Name: "get", Run: (*driver).get,
+		Usage: `get name=N
+GETs the ConfigMap N. Prints the response, as create does.`,
+		Example: "get name=a"},
+}
+
+func (d *driver) create(t testing.TB, td *datadriven.TestData) string {
+	body := configMapIn(arg(t, td, "namespace"), arg(t, td, "name"), d.norm.value(arg(t, td, "rv")), arg(t, td, "labels"), td.Input)
+	return d.result(d.do("POST", d.target.Base, body))
+}
+
+func (d *driver) update(t testing.TB, td *datadriven.TestData) string {
+	bodyName := arg(t, td, "name")
+	if td.HasArg("body-name") {
+		bodyName = arg(t, td, "body-name")
+	}
+	body := configMap(bodyName, d.norm.value(arg(t, td, "rv")), arg(t, td, "labels"), td.Input)
+	return d.result(d.do("PUT", d.target.Base+"/"+arg(t, td, "name"), body))
+}
+
+func (d *driver) delete(t testing.TB, td *datadriven.TestData) string {
+	return d.result(d.do("DELETE", d.target.Base+"/"+arg(t, td, "name"), nil))
+}
+
+func (d *driver) get(t testing.TB, td *datadriven.TestData) string {
+	return d.result(d.do("GET", d.target.Base+"/"+arg(t, td, "name"), nil))
+}
+
+// configMap builds a request body from name=... and key=value lines.
+func configMap(name, rv, labelList string, input string) []byte {
+	return configMapIn("", name, rv, labelList, input)
+}
+
+// configMapIn is configMap with a namespace in the body ("" for none).
+func configMapIn(namespace, name, rv, labelList string, input string) []byte {
+	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: rv}, Data: dataOf(input)}
+	if labelList != "" {
+		cm.Labels = map[string]string{}
+		for _, l := range strings.Split(labelList, ",") {
+			k, v, _ := strings.Cut(l, "=")
+			cm.Labels[k] = v
+		}
+	}
+	b, _ := json.Marshal(cm)
+	return b
+}
+
+// dataOf reads a step's key=value input lines as a ConfigMap's data.
+func dataOf(input string) map[string]string {
+	data := map[string]string{}
+	for _, line := range strings.Fields(input) {
+		k, v, _ := strings.Cut(line, "=")
+		data[k] = v
+	}
+	return data
+}

@@ -275,22 +275,38 @@ func TestOurClientOverARealSocket(t *testing.T) {
 // TestResetOverARealSocket: the test server's reset fault is a real TCP
 // reset on a socket, and both clients send the LIST again after it
 // (list-retry.txt shows the same in process, recorded from client-go).
+// Each waits a second of the real clock before the retry, so the two run
+// side by side, each on a server of its own.
 func TestResetOverARealSocket(t *testing.T) {
-	srv, _ := seeded(t, 3)
-	hs := srv.Listen()
-	defer hs.Close()
-	ctx := t.Context()
-
-	srv.FailNext(testserver.Fault{Verb: "list", Reset: true})
-	c := &ours.Client{HTTP: hs.Client(), Base: hs.URL, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}
-	if list, err := c.List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 3 {
-		t.Errorf("ours: after one reset, want the 3 pods, got %v %v", list, err)
+	lists := map[string]func(ctx context.Context, hs *httptest.Server) (int, error){
+		"ours": func(ctx context.Context, hs *httptest.Server) (int, error) {
+			c := &ours.Client{HTTP: hs.Client(), Base: hs.URL, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}
+			list, err := c.List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return 0, err
+			}
+			return len(list.Items), nil
+		},
+		"client-go": func(ctx context.Context, hs *httptest.Server) (int, error) {
+			cs := kubernetes.NewForConfigOrDie(&rest.Config{Host: hs.URL, QPS: -1})
+			list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{})
+			if err != nil {
+				return 0, err
+			}
+			return len(list.Items), nil
+		},
 	}
-
-	srv.FailNext(testserver.Fault{Verb: "list", Reset: true})
-	cs := kubernetes.NewForConfigOrDie(&rest.Config{Host: hs.URL, QPS: -1})
-	if list, err := cs.CoreV1().Pods("").List(ctx, metav1.ListOptions{}); err != nil || len(list.Items) != 3 {
-		t.Errorf("client-go: after one reset, want the 3 pods, got %v %v", list, err)
+	for name, list := range lists {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			srv, _ := seeded(t, 3)
+			hs := srv.Listen()
+			defer hs.Close()
+			srv.FailNext(testserver.Fault{Verb: "list", Reset: true})
+			if n, err := list(t.Context(), hs); err != nil || n != 3 {
+				t.Errorf("after one reset, want the 3 pods, got %d %v", n, err)
+			}
+		})
 	}
 }
 

@@ -9,8 +9,8 @@
 //   - testdata/blame.txt (the tests whose code runs it), which selftest
 //     -record measures;
 //   - testdata/checked-together.txt (the groups no scenario checks apart);
-//   - testdata/mutants/ (a mutant is the exercise's whose region holds its
-//     first edit).
+//   - testdata/mutants/ (a mutant is the exercise's whose region holds the
+//     first line it changes).
 //
 // The index is for people: no tool reads it, so a stale one can mislead
 // no learner; `make exercises` and selftest -record write it, and
@@ -40,7 +40,7 @@ type Entry struct {
 	Scenarios []string // the scenario files whose header names it
 	Checks    []string // the tests whose line in blame.txt names it
 	Together  []int    // the checked-together group it is in, or nil
-	Mutants   []string // the mutants whose first edit lies in its regions
+	Mutants   []string // the mutants whose first changed line lies in its regions
 }
 
 // Index is a chapter's exercises in id order, and what the sources name
@@ -49,10 +49,9 @@ type Entry struct {
 type Index struct {
 	Chapter string
 	Entries []Entry
-	// Unowned are the mutants whose first edit starts outside every
-	// region. mutant.Exercise reads the first code line of the find text,
-	// so one that starts at the func line belongs to no exercise even when
-	// the lines it changes are inside one.
+	// Unowned are the mutants whose first changed line is outside every
+	// region (mutant.Exercise): selftest can prove only that they are
+	// caught, not on which exercise.
 	Unowned []string
 	Loose   []string // anything else the sources say of no exercise
 }

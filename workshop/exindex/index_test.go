@@ -35,6 +35,9 @@ func (s *Store) Set(v int) {
 }
 
 type Store struct{ v int }
+
+// Zero is no exercise's.
+func Zero() int { return 0 }
 `,
 		"testdata/scenarios/set.txt":         "# Sets a value.\n# exercise: 2\n\nset\n----\nok\n",
 		"testdata/blame.txt":                 "# measured\nTestScenarios/set: 1 2\nTestScenarios/gone: 9\n",
@@ -43,6 +46,7 @@ type Store struct{ v int }
 		"testdata/mutants/from-the-func-line.txt": "Get returns zero.\n-- find: tiny.go --\nfunc Get() int {\n" +
 			"\t// exercise:begin 1 Return the value\n\t// exercise:hint Return it.\n\treturn 1\n-- replace --\n" +
 			"func Get() int {\n\t// exercise:begin 1 Return the value\n\t// exercise:hint Return it.\n\treturn 0\n",
+		"testdata/mutants/outside.txt": "Zero returns one.\n-- find: tiny.go --\nfunc Zero() int { return 0 }\n-- replace --\nfunc Zero() int { return 1 }\n",
 	}
 	for name, text := range files {
 		path := filepath.Join(dir, name)
@@ -71,7 +75,7 @@ func TestIndexText(t *testing.T) {
   scenarios (0):  none
   checks (1):     TestScenarios/set
   together:       1 2
-  mutants (0):    none
+  mutants (1):    from-the-func-line
 
 exercise 2: Store the value
   track:          deep
@@ -82,8 +86,8 @@ exercise 2: Store the value
   mutants (1):    keeps-nothing
 
 Under no exercise:
-  mutants (1):    from-the-func-line
-                  (each one's first edit starts outside every exercise region:
+  mutants (1):    outside
+                  (each one's first changed line is outside every exercise region:
                   selftest checks that one exercise fails, not which)
   check TestScenarios/gone: its line in blame.txt names exercise 9, which does not exist
 `

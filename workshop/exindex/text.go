@@ -28,7 +28,7 @@ func (idx Index) Text() []byte {
 		"# Those stay the truth: the exercise markers in the reference (title, track, the\n"+
 		"# functions its regions are the bodies of), the scenario headers (`# exercise: N`),\n"+
 		"# testdata/blame.txt (the checks that run its code), testdata/checked-together.txt\n"+
-		"# and testdata/mutants/ (a mutant's exercise holds its first edit).\n"+
+		"# and testdata/mutants/ (a mutant's exercise holds the first line it changes).\n"+
 		"# Generated from them by `make exercises` and by selftest -record; do not edit.\n", idx.Chapter)
 	for _, e := range idx.Entries {
 		fmt.Fprintf(&b, "\nexercise %d: %s\n", e.ID, e.Title)
@@ -44,7 +44,7 @@ func (idx Index) Text() []byte {
 	}
 	if len(idx.Unowned) > 0 {
 		list(&b, "mutants", idx.Unowned)
-		b.WriteString(strings.Repeat(" ", indent) + "(each one's first edit starts outside every exercise region:\n" +
+		b.WriteString(strings.Repeat(" ", indent) + "(each one's first changed line is outside every exercise region:\n" +
 			strings.Repeat(" ", indent) + "selftest checks that one exercise fails, not which)\n")
 	}
 	for _, l := range idx.Loose {

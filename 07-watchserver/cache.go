@@ -144,7 +144,9 @@ func (c *Cache) Run(ctx context.Context) {
 	//   closes it: terminateAll queues the close on incoming rather than closing itself. On the way
 	//   out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open.
 	//   It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll,
-	//   dispatch its event when it has targets, and sendBookmarks on a ticker), Replace (state from
+	//   dispatch its event when it has targets, note its revision, and on a ticker sendBookmarks at
+	//   the last revision it handled, never the cache's: an event still queued would be overtaken
+	//   by a bookmark past it), Replace (state from
 	//   the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher
 	//   channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and
 	//   mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST
@@ -215,6 +217,9 @@ func (c *Cache) Bookmark(resourceVersion string) error {
 	c.mu.Lock()
 	c.setRVLocked(rv)
 	c.mu.Unlock()
+	// The dispatcher's bookmarks may move there too, once it has handled
+	// every event queued before this.
+	c.incoming <- dispatchJob{ev: Event{Type: watch.Bookmark, RV: rv}}
 	return nil
 }
 
@@ -262,7 +267,8 @@ func (c *Cache) processEvent(ev Event) {
 	// exercise:begin 5 Apply an event to the state and the ring buffer
 	// exercise:hint Under the lock: update or delete the key in state, add the event to the ring
 	//   (eventRing.add, received now), raise rv; collect the watchers; unlock, then queue the event
-	//   and them on incoming for the dispatcher (when there is anyone to dispatch to). The ring
+	//   and them on incoming for the dispatcher, even with no watchers: its bookmarks follow the
+	//   events it has handled. The ring
 	//   grows by age: before adding to a full ring, double it (up to max) when its oldest event is
 	//   younger than fresh, halve it (down to min) when the event a quarter back from the newest
 	//   is older; then a still-full ring drops its oldest and notes it (dropped).
@@ -291,9 +297,7 @@ func (c *Cache) processEvent(ev Event) {
 		targets = append(targets, w)
 	}
 	c.mu.Unlock()
-	if len(targets) > 0 {
-		c.incoming <- dispatchJob{ev: ev, targets: targets}
-	}
+	c.incoming <- dispatchJob{ev: ev, targets: targets}
 	// exercise:end 5
 }
 
@@ -311,7 +315,8 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
 	// exercise:hint First a non-blocking send to every target; collect those that were full. Then,
 	//   with one timer for the whole budget, block on each in turn; close the ones still full when
-	//   it fires.
+	//   it fires. Try each once more without waiting before that: it may have made room while the
+	//   budget went to the ones before it.
 	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on
 	//   it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
 	//   inputs, and only for watchers still registered (remove under the lock first). An event
@@ -338,6 +343,15 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	defer timer.Stop()
 	expired := false
 	for _, w := range blocked {
+		// First without waiting: while the budget went to the watchers
+		// before it, this one may have made room.
+		select {
+		case w.input <- ev:
+			continue
+		case <-w.done:
+			continue
+		default:
+		}
 		if !expired {
 			select {
 			case w.input <- ev:
@@ -367,13 +381,17 @@ type dispatchJob struct {
 // dispatchLoop is the dispatcher: the one goroutine that sends to
 // watchers' inputs and closes them, so a watcher gets events in etcd's
 // order and no input is closed twice. It also sends the periodic
-// bookmarks. It returns when incoming is closed.
+// bookmarks, at the revision of the last event it handled: the cache's own
+// may already include an event still queued, which the bookmark would
+// overtake, and a client that reconnects from the bookmark would never see
+// it. It returns when incoming is closed.
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	// exercise:begin 4
 	tick := time.NewTicker(c.opts.BookmarkInterval)
 	defer tick.Stop()
+	var handled int64 // the revision of the last event dispatched
 	for {
 		select {
 		case job, ok := <-c.incoming:
@@ -386,20 +404,20 @@ func (c *Cache) dispatchLoop() {
 			if len(job.targets) > 0 {
 				c.dispatch(job.ev, job.targets)
 			}
+			handled = max(handled, job.ev.RV)
 		case <-tick.C:
-			c.sendBookmarks()
+			c.sendBookmarks(handled)
 		}
 	}
 	// exercise:end 4
 }
 
-// sendBookmarks offers a BOOKMARK at the cache's revision to every watcher
-// that asked for them. Never blocking: a watcher too busy for a bookmark
-// gets the next one, and is never closed for missing one.
-func (c *Cache) sendBookmarks() {
+// sendBookmarks offers a BOOKMARK at rv, the dispatcher's revision, to
+// every watcher that asked for them. Never blocking: a watcher too busy for
+// a bookmark gets the next one, and is never closed for missing one.
+func (c *Cache) sendBookmarks(rv int64) {
 	// exercise:begin 6
 	c.mu.Lock()
-	rv := c.rv
 	var targets []*cacheWatcher
 	for w := range c.watchers {
 		if w.allowBookmarks {

@@ -201,6 +201,9 @@ func (c *Cache) Bookmark(resourceVersion string) error {
 	c.mu.Lock()
 	c.setRVLocked(rv)
 	c.mu.Unlock()
+	// The dispatcher's bookmarks may move there too, once it has handled
+	// every event queued before this.
+	c.incoming <- dispatchJob{ev: Event{Type: watch.Bookmark, RV: rv}}
 	return nil
 }
 
@@ -260,9 +263,7 @@ func (c *Cache) processEvent(ev Event) {
 		targets = append(targets, w)
 	}
 	c.mu.Unlock()
-	if len(targets) > 0 {
-		c.incoming <- dispatchJob{ev: ev, targets: targets}
-	}
+	c.incoming <- dispatchJob{ev: ev, targets: targets}
 }
 
 // dispatch offers ev to every watcher without blocking, then gives the ones
@@ -295,6 +296,15 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	defer timer.Stop()
 	expired := false
 	for _, w := range blocked {
+		// First without waiting: while the budget went to the watchers
+		// before it, this one may have made room.
+		select {
+		case w.input <- ev:
+			continue
+		case <-w.done:
+			continue
+		default:
+		}
 		if !expired {
 			select {
 			case w.input <- ev:
@@ -323,12 +333,16 @@ type dispatchJob struct {
 // dispatchLoop is the dispatcher: the one goroutine that sends to
 // watchers' inputs and closes them, so a watcher gets events in etcd's
 // order and no input is closed twice. It also sends the periodic
-// bookmarks. It returns when incoming is closed.
+// bookmarks, at the revision of the last event it handled: the cache's own
+// may already include an event still queued, which the bookmark would
+// overtake, and a client that reconnects from the bookmark would never see
+// it. It returns when incoming is closed.
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	tick := time.NewTicker(c.opts.BookmarkInterval)
 	defer tick.Stop()
+	var handled int64 // the revision of the last event dispatched
 	for {
 		select {
 		case job, ok := <-c.incoming:
@@ -341,18 +355,18 @@ func (c *Cache) dispatchLoop() {
 			if len(job.targets) > 0 {
 				c.dispatch(job.ev, job.targets)
 			}
+			handled = max(handled, job.ev.RV)
 		case <-tick.C:
-			c.sendBookmarks()
+			c.sendBookmarks(handled)
 		}
 	}
 }
 
-// sendBookmarks offers a BOOKMARK at the cache's revision to every watcher
-// that asked for them. Never blocking: a watcher too busy for a bookmark
-// gets the next one, and is never closed for missing one.
-func (c *Cache) sendBookmarks() {
+// sendBookmarks offers a BOOKMARK at rv, the dispatcher's revision, to
+// every watcher that asked for them. Never blocking: a watcher too busy for
+// a bookmark gets the next one, and is never closed for missing one.
+func (c *Cache) sendBookmarks(rv int64) {
 	c.mu.Lock()
-	rv := c.rv
 	var targets []*cacheWatcher
 	for w := range c.watchers {
 		if w.allowBookmarks {

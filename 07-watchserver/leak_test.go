@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 
+	"go.etcd.io/etcd/server/v3/storage/wal"
+
 	"example.com/walkthrough/workshop/leak"
 )
 
@@ -25,5 +27,8 @@ func TestMain(m *testing.M) {
 			panic(err)
 		}
 	}
+	// Before any test: the reference and the exercise copy both set it
+	// (StartEmbedded) and would race with each other's etcd reading it.
+	wal.SegmentSizeBytes = 4 << 20
 	leak.VerifyTestMain(m)
 }

@@ -38,6 +38,9 @@ type Embedded struct {
 // smallSegments sets etcd's log segment size once per process.
 var smallSegments sync.Once
 
+// testSegmentSize is the size of an embedded etcd's log segments.
+const testSegmentSize = 4 << 20
+
 // StartEmbedded starts a one-member etcd cluster with its data in dir and
 // waits until it serves. Port 0 on every URL lets the kernel choose, so
 // parallel test binaries never collide.
@@ -48,8 +51,13 @@ func StartEmbedded(dir string) (*Embedded, error) {
 		// test binary that crashes before its cleanup. A few MB per segment
 		// is plenty for what a test writes (etcd exports the knob for
 		// tests; it is read when a segment is made, so set it once, before
-		// any member starts).
-		wal.SegmentSizeBytes = 4 << 20
+		// any member starts). Written only when it differs: a test binary
+		// that also links the exercise copy runs a second Once, and a
+		// write of the same value would race with this copy's members
+		// reading it (the tests' TestMain sets it before either).
+		if wal.SegmentSizeBytes != testSegmentSize {
+			wal.SegmentSizeBytes = testSegmentSize
+		}
 	})
 	cfg := embed.NewConfig()
 	cfg.Name = "watchserver"

@@ -25,7 +25,7 @@ func TestScenarios(t *testing.T) {
 	if parallel {
 		t.Parallel()
 	}
-	scenario.Run(t, scenario.Drivers(impls, startDriver), scenario.Options{Parallel: parallel})
+	scenario.Run(t, scenario.Drivers(impls, startDriver), scenario.Options{Parallel: parallel, RecordedFrom: "kube-apiserver"})
 }
 
 // TestE2EScenariosOnKubeAPIServer replays every scenario against the real
@@ -36,7 +36,7 @@ func TestE2EScenariosOnKubeAPIServer(t *testing.T) {
 	if scenario.Rewriting() {
 		t.Skip("recording runs through TestScenarios (make golden CH=07)")
 	}
-	scenario.RunImpl(t, scenario.Drivers(impls, startDriver), scenario.ClientGo, scenario.Options{})
+	scenario.RunImpl(t, scenario.Drivers(impls, startDriver), scenario.ClientGo, scenario.Options{RecordedFrom: "kube-apiserver"})
 }
 
 // TestScenarioCommands keeps the chapter doc's command reference the

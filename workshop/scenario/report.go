@@ -27,7 +27,10 @@ var StepReport = regexp.MustCompile(`(?m)^\S+\.txt:\d+: step \d+ (diverged|stopp
 
 // report writes a failure for a person: where, what the scenario and the
 // step are about, what differed, and what to do next.
-func report(chapter, impl string, f *File, d *divergence) string {
+func report(chapter, impl, recordedFrom string, f *File, d *divergence) string {
+	if recordedFrom == "" {
+		recordedFrom = "client-go"
+	}
 	var b strings.Builder
 	rel := relToWorkspace(chapter, d.pos)
 	if OnYourCopy() {
@@ -65,7 +68,7 @@ func report(chapter, impl string, f *File, d *divergence) string {
 	case oneLine(d.want) && oneLine(d.got):
 		fmt.Fprintf(&b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
 	default:
-		fmt.Fprintf(&b, "  Trace (-recorded from client-go, +%s):\n%s", impl, indent(lineDiff(d.want, d.got), "    "))
+		fmt.Fprintf(&b, "  Trace (-recorded from %s, +%s):\n%s", recordedFrom, impl, indent(lineDiff(d.want, d.got), "    "))
 	}
 	if OnYourCopy() && d.panicked.notDone() == nil {
 		// The runner finds whose code diverged and names that exercise.

@@ -43,6 +43,10 @@ type Options struct {
 	// timeouts, not computing. A file that sets a feature gate cannot run
 	// beside others (the gates are global).
 	Parallel bool
+	// RecordedFrom names where the goldens were recorded, for a diff's
+	// header: "client-go" when empty; chapter 07's come from
+	// kube-apiserver.
+	RecordedFrom string
 }
 
 // Run runs every scenario file of the chapter under test against the
@@ -93,7 +97,7 @@ func RunImpl(t *testing.T, impls Impls, name string, opts Options) {
 			for feature, on := range f.Features {
 				clientfeaturestesting.SetFeatureDuringTest(t, clientfeatures.Feature(feature), on)
 			}
-			run := func(t *testing.T) { runFile(t, chapter, name, f, start, opts.Bubble) }
+			run := func(t *testing.T) { runFile(t, chapter, name, f, start, opts) }
 			if opts.Bubble {
 				synctest.Test(t, run)
 			} else {
@@ -120,7 +124,7 @@ func quietErrorHandlers(t *testing.T) {
 // runFile plays one scenario. It stops at the first step that diverges and
 // reports that step alone: later steps build on its state, so their
 // differences would only repeat the first one.
-func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver, bubble bool) {
+func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver, opts Options) {
 	driver := start(t, f)
 	rewrite := rewriting()
 	var failure *divergence
@@ -130,7 +134,7 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 		if failure != nil {
 			return d.Expected // already failed: leave the rest untouched
 		}
-		if bubble {
+		if opts.Bubble {
 			defer watchStuck(d)()
 		}
 		got, panicked := play(t, driver, d)
@@ -147,7 +151,7 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 		return d.Expected
 	})
 	if failure != nil {
-		t.Fatal(report(chapter, impl, f, failure))
+		t.Fatal(report(chapter, impl, opts.RecordedFrom, f, failure))
 	}
 }
 

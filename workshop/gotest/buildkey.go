@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // A kept binary (BuildAt) carries, in a file beside it, the sum of what
@@ -41,10 +42,7 @@ func buildKey(dir string, files map[string][]byte, flags []string) string {
 // the flags and the overlay. It returns the workspace's directory (go.work's,
 // or the module's), or "" when it cannot tell.
 func SumSettings(h io.Writer, dir string, files map[string][]byte, flags []string) string {
-	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOWORK", "GOMOD", "GOFLAGS", "GOOS", "GOARCH",
-		"GOAMD64", "GOARM64", "GOEXPERIMENT", "CGO_ENABLED", "CC", "CGO_CFLAGS", "CGO_LDFLAGS")
-	cmd.Dir = dir
-	env, err := cmd.Output()
+	env, err := goEnv(dir)
 	if err != nil {
 		return ""
 	}
@@ -73,6 +71,33 @@ func SumSettings(h io.Writer, dir string, files map[string][]byte, flags []strin
 		h.Write(files[rel])
 	}
 	return root
+}
+
+// goEnvs remembers goEnv's answers for this process: a check asks twice
+// (the binary's key and the result's), and status asks for every chapter.
+var goEnvs sync.Map // dir and environment → go env's output
+
+// goEnv is the toolchain and the settings a build in dir uses, as go env
+// prints them. The answer depends on dir and on the environment (GOFLAGS,
+// GOWORK, ...), so both key it.
+func goEnv(dir string) ([]byte, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, err
+	}
+	key := abs + "\x00" + strings.Join(os.Environ(), "\x00")
+	if env, ok := goEnvs.Load(key); ok {
+		return env.([]byte), nil
+	}
+	cmd := exec.Command("go", "env", "GOVERSION", "GOROOT", "GOWORK", "GOMOD", "GOFLAGS", "GOOS", "GOARCH",
+		"GOAMD64", "GOARM64", "GOEXPERIMENT", "CGO_ENABLED", "CC", "CGO_CFLAGS", "CGO_LDFLAGS")
+	cmd.Dir = dir
+	env, err := cmd.Output()
+	if err != nil {
+		return nil, err
+	}
+	goEnvs.Store(key, env)
+	return env, nil
 }
 
 // SumTree adds every regular file under root to h, by path and content,

@@ -178,12 +178,7 @@ func referenceRuns(c chapters.Chapter, files map[string][]byte) (string, error) 
 	if err != nil {
 		return "", err
 	}
-	yours := map[string]bool{}
-	for path := range files {
-		if dir, _, ok := strings.Cut(strings.TrimPrefix(path, "../"), "/"); ok && strings.HasPrefix(path, "../") {
-			yours[dir] = true
-		}
-	}
+	yours := overlaidChapters(files)
 	var names []string
 	for _, other := range all {
 		if other.Name != c.Name && !yours[other.Name] {
@@ -195,6 +190,21 @@ func referenceRuns(c chapters.Chapter, files map[string][]byte) (string, error) 
 	}
 	// Level one matches any test, level two the chapter's name.
 	return "/^(" + strings.Join(names, "|") + ")$", nil
+}
+
+// overlaidChapters names the other chapters whose files stand in the
+// overlay ("../03-indexer/keys.go" gives 03-indexer): the learner's
+// copies --mine builds on.
+func overlaidChapters(files map[string][]byte) map[string]bool {
+	names := map[string]bool{}
+	for path := range files {
+		if rest, ok := strings.CutPrefix(path, "../"); ok {
+			if dir, _, ok := strings.Cut(rest, "/"); ok {
+				names[dir] = true
+			}
+		}
+	}
+	return names
 }
 
 // keptBinary is where a chapter's test binary is kept between checks.

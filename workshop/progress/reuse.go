@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -60,12 +59,12 @@ func resultKey(c chapters.Chapter, opts Options, flags []string, notYours string
 			fmt.Fprintf(h, "\nfile %s\n%s", name, text)
 		}
 	}
+	// An earlier chapter's exercise copy is read only through the overlay
+	// (--mine), summed above.
+	notRead := func(dir string) bool {
+		return filepath.Base(dir) == exgen.ExerciseDir && filepath.Dir(dir) != c.Dir
+	}
 	for _, tree := range trees {
-		// An earlier chapter's exercise copy is read only through the
-		// overlay (--mine), summed above.
-		notRead := func(dir string) bool {
-			return filepath.Base(dir) == exgen.ExerciseDir && filepath.Dir(dir) != c.Dir
-		}
 		if err := gotest.SumTree(h, tree, notRead); err != nil && !os.IsNotExist(err) {
 			return ""
 		}
@@ -77,11 +76,8 @@ func resultKey(c chapters.Chapter, opts Options, flags []string, notYours string
 // your earlier chapters (--mine) has a place of its own.
 func keptResultFile(c chapters.Chapter, opts Options) string {
 	name := c.Name
-	for path := range opts.Files {
-		if strings.HasPrefix(path, "../") {
-			name += "-mine"
-			break
-		}
+	if len(overlaidChapters(opts.Files)) > 0 {
+		name += "-mine"
 	}
 	if opts.Impl != "" {
 		name += "-" + opts.Impl

@@ -60,6 +60,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	if o.MaxHistory <= 0 {
 		o.MaxHistory = 100 * 1024
 	}
+	if o.WatcherBuffer < 0 {
+		o.WatcherBuffer = 0 // the ring's rule, as for zero
+	}
 	if o.EventFreshDuration <= 0 {
 		o.EventFreshDuration = 75 * time.Second
 	}

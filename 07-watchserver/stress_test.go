@@ -6,13 +6,16 @@ import (
 	"strconv"
 	"sync"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
+	ws "example.com/walkthrough/07-watchserver"
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -111,4 +114,73 @@ func TestStress(t *testing.T) {
 			}
 		}
 	})
+	scenario.Stress(t, 8, "watches-start-while-events-flow", func(t *testing.T) {
+		if name == scenario.ClientGo {
+			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+		}
+		synctest.Test(t, watchesStartWhileEventsFlow)
+	})
+}
+
+// watchesStartWhileEventsFlow: a watch chooses its start, replays the ring
+// and registers in one step under the cache's lock, so that an event the
+// Reflector applies meanwhile lands either in its replay or in its queue:
+// never in both, never in neither. Eight watches from the same version
+// start side by side while events arrive; each must see every event once,
+// in order. Without the lock, the race detector reports the ring read while
+// it is written. It runs in a synctest bubble, on fake time, and plays the
+// Reflector itself (ws.FedByHand), so no etcd or network orders the
+// goroutines behind its back.
+func watchesStartWhileEventsFlow(t *testing.T) {
+	const watchers, events = 8, 60
+	c, stop := ws.FedByHand(ws.CacheOptions{})
+	defer stop()
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	var wg sync.WaitGroup
+	wg.Go(func() {
+		for rv := 2; rv < 2+events; rv++ {
+			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("c", rv), ResourceVersion: fmt.Sprint(rv)}}
+			if err := c.Add(cm); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	})
+	seen := make([][]int64, watchers)
+	for i := range watchers {
+		wg.Go(func() {
+			w, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer w.Stop()
+			for len(seen[i]) < events {
+				// On the bubble's fake time a minute passes at once when
+				// nothing else can happen: an event was lost.
+				select {
+				case ev, ok := <-w.ResultChan():
+					if !ok || ev.Type == watch.Error {
+						t.Errorf("watch %d ended after %d of %d events: %v", i, len(seen[i]), events, ev.Object)
+						return
+					}
+					seen[i] = append(seen[i], ev.RV)
+				case <-time.After(time.Minute):
+					t.Errorf("watch %d: no event for a minute after %d of %d: an event was lost (it saw %v)", i, len(seen[i]), events, seen[i])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
+	for i, rvs := range seen {
+		for j, rv := range rvs {
+			if want := int64(2 + j); rv != want {
+				t.Errorf("watch %d: event %d is at %d, want %d: every event once, in order (it saw %v)", i, j, rv, want, rvs)
+				break
+			}
+		}
+	}
 }

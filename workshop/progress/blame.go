@@ -87,8 +87,10 @@ func (b Blame) Write(chapterDir string) error {
 // first (with goroutines, a stub that crashes the binary can stop a check
 // before it reaches the exercise's own stub, or not): an exercise whose
 // failing test runs the code of another exercise that does not pass waits
-// for the first such exercise.
-func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool) {
+// for the first such exercise. Only an exercise on your track is ever
+// named: one written for you (the other track's) fails only through code
+// of yours, so it is never the one to do first.
+func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool, onTrack func(int) bool) {
 	status := map[int]Status{}
 	for _, e := range exercises {
 		status[e.ID] = e.Status
@@ -113,7 +115,7 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 				}
 				// Unchecked (check NN N did not run its checks) is not
 				// known to be in the way.
-				if id != e.ID && status[id] != Pass && status[id] != Unchecked && (blocker == 0 || id < blocker) {
+				if id != e.ID && onTrack(id) && status[id] != Pass && status[id] != Unchecked && (blocker == 0 || id < blocker) {
 					blocker = id
 				}
 			}

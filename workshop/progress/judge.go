@@ -186,9 +186,9 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		o.notRun = true
 		add(k.notRun(test, res, crash), nil)
 	}
-	if text, owners := k.raced(output); text != "" {
+	if text, owners, proved := k.raced(output); text != "" {
 		add(text, owners)
-		o.race, o.proof = true, false
+		o.race, o.proof = true, proved
 	}
 	if !said {
 		add(k.plain(output))

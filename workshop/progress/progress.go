@@ -426,7 +426,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 		out.Exercises = append(out.Exercises, e)
 	}
-	blameBlockers(c.Name, out.Exercises, blame, res.Passed)
+	blameBlockers(c.Name, out.Exercises, blame, res.Passed, onTrack)
 	for i := range out.Exercises {
 		if e := &out.Exercises[i]; e.Test != "" {
 			e.Runs = blame[e.Test]

@@ -110,6 +110,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		if err != nil {
 			return nil, err
 		}
+		shareRaces(res)
 		further := false
 		checks := stoppedAmid(res)
 		switch {

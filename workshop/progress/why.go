@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"time"
 )
@@ -48,15 +49,7 @@ func (k *code) owner(f frame) int { return k.funcs[funcKey(f.fn, k.pkg)] }
 // where says where a frame is, for a person: "03-indexer/exercise/store.go:42
 // in threadSafeMap.Update (exercise 3)".
 func (k *code) where(f frame) string {
-	name := funcKey(f.fn, k.pkg)
-	if name == "" {
-		name = f.fn[strings.LastIndex(f.fn, "/")+1:]
-	}
-	s := fmt.Sprintf("%s:%d in %s", k.s.translate(f.file), f.line, name)
-	if id := k.owner(f); id != 0 {
-		s += fmt.Sprintf(" (exercise %d)", id)
-	}
-	return s
+	return fmt.Sprintf("%s:%d in %s", k.s.translate(f.file), f.line, k.function(f))
 }
 
 // owners lists, in order of first appearance, the exercises of frames.
@@ -149,36 +142,106 @@ func (k *code) crashed(crash, dump string) (string, []int) {
 	return b.String(), owners
 }
 
-// raced explains the race detector's reports in a test's output.
-func (k *code) raced(output string) (string, []int) {
+// raced explains the race detector's reports in a test's output. An
+// access made under no lock of your code names the function that should
+// have taken one: the innermost of your frames not named ...Locked (such a
+// function leaves the lock to its caller). When every access with no lock
+// held names the same exercise, that exercise is proved the culprit; else
+// every exercise the accesses pass through is only a suspect.
+func (k *code) raced(output string) (text string, owners []int, proved bool) {
 	races := parseRaces(output)
 	if len(races) == 0 {
-		return "", nil
+		return "", nil, false
 	}
 	var b strings.Builder
 	b.WriteString("Race:     two goroutines used the same memory at once, at least one writing,\n" +
 		"          with no lock held by both (found by the race detector):\n")
-	var owners []int
+	culprits := map[int]bool{} // the exercises of the functions that took no lock
+	locked := false
+	said := map[string]bool{}
 	for _, a := range races[0].accesses {
 		mine := k.yours(a.frames)
 		if len(mine) == 0 {
 			if len(a.frames) > 0 {
-				fmt.Fprintf(&b, "            %s in %s (not your code; the caller's lock matters)\n", a.what, a.frames[0].fn)
+				fmt.Fprintf(&b, "          - %s in %s\n            (not your code; the caller's lock matters)\n", a.what, a.frames[0].fn)
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "            %s at %s\n", a.what, k.where(mine[0]))
-		// The lock that was missing is most often the caller's to take:
-		// the entry point of your code, where the test called in.
-		if outer := mine[len(mine)-1]; len(mine) > 1 && outer.fn != mine[0].fn {
-			fmt.Fprintf(&b, "              reached from %s\n", k.where(outer))
-		}
 		owners = append(owners, k.owners(mine)...)
+		at := mine[0]
+		var text strings.Builder
+		if k.underLock(mine) {
+			locked = true
+			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
+		} else {
+			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
+			// The function that should have locked: the innermost of
+			// an exercise not named ...Locked (such a function leaves
+			// the lock to its caller; helpers outside any exercise are
+			// called by one that should hold it).
+			missing := at
+			for _, f := range mine {
+				if k.owner(f) != 0 && !strings.HasSuffix(funcKey(f.fn, k.pkg), "Locked") {
+					missing = f
+					break
+				}
+			}
+			if missing != at {
+				fmt.Fprintf(&text, "            called from %s, which takes no lock\n            %s\n", k.function(missing), k.path(missing))
+			}
+			culprits[k.owner(missing)] = true
+		}
+		if said[text.String()] {
+			fmt.Fprintf(&b, "          - %s the same way, in another goroutine\n", a.what)
+			continue
+		}
+		said[text.String()] = true
+		fmt.Fprintf(&b, "          - %s%s", a.what, text.String())
+	}
+	if len(culprits) == 1 && !culprits[0] {
+		for id := range culprits {
+			owners, proved = []int{id}, true
+		}
+		if locked {
+			b.WriteString("          Take the lock the other side holds around the access with none.\n")
+		} else {
+			b.WriteString("          Neither side holds a lock: take the lock that guards this memory\n" +
+				"          where your code takes none.\n")
+		}
 	}
 	if n := len(races); n > 1 {
 		fmt.Fprintf(&b, "          (%d more race reports in this test)\n", n-1)
 	}
-	return b.String(), owners
+	return b.String(), dedupe(owners), proved
+}
+
+// function names a frame's function for a person, with its exercise:
+// "ThreadSafeStore.Update (exercise 3)".
+func (k *code) function(f frame) string {
+	name := funcKey(f.fn, k.pkg)
+	if name == "" {
+		name = f.fn[strings.LastIndex(f.fn, "/")+1:]
+	}
+	if id := k.owner(f); id != 0 {
+		name += fmt.Sprintf(" (exercise %d)", id)
+	}
+	return name
+}
+
+// path is where a frame is, in your file: "03-indexer/exercise/store.go:57".
+func (k *code) path(f frame) string {
+	return k.s.translate(fmt.Sprintf("%s:%d", f.file, f.line))
+}
+
+// dedupe keeps the first of each id, in order.
+func dedupe(ids []int) []int {
+	var out []int
+	for _, id := range ids {
+		if !slices.Contains(out, id) {
+			out = append(out, id)
+		}
+	}
+	return out
 }
 
 // waiting writes, for up to four goroutines in your code, where each is

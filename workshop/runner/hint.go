@@ -4,7 +4,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
+
+	"example.com/walkthrough/workshop/chapters"
 
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
@@ -33,6 +36,9 @@ func (r *Runner) Hint(chapter string, id int) error {
 	}
 	r.say("", fmt.Sprintf("Exercise %d of %s: %s (%s)", id, c.Name, strings.TrimSuffix(ex.Title, "."), exerciseFile(c, ex)))
 	r.printf("\n")
+	if funcs := exerciseFuncs(c, id); funcs != "" {
+		r.say("Write:  ", funcs)
+	}
 	r.sayHint("Hint:   ", c.Name, id, ex.Hint)
 	if level == 1 {
 		r.printf("\n")
@@ -121,6 +127,30 @@ func (r *Runner) Solution(chapter string, id int) error {
 	r.printf("\n")
 	r.next("Next: pick the next exercise:", r.cmd("status"))
 	return nil
+}
+
+// exerciseFuncs lists, file by file, the functions exercise id has you
+// write: "codec.go: encodeStored, decodeStored; server.go: create". An
+// exercise may span several files, and its hint names only the first.
+func exerciseFuncs(c chapters.Chapter, id int) string {
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return ""
+	}
+	parts, err := exgen.ExerciseParts(gen, id)
+	if err != nil {
+		return ""
+	}
+	var files []string
+	for name := range parts {
+		files = append(files, name)
+	}
+	sort.Strings(files)
+	var out []string
+	for _, name := range files {
+		out = append(out, filepath.Base(name)+": "+strings.Join(parts[name], ", "))
+	}
+	return strings.Join(out, "; ")
 }
 
 // sayHint prints an exercise's hint after label ("Hint: "), and for a

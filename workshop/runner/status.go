@@ -34,7 +34,13 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 		if x.fresh[e.ID] {
 			return fmt.Sprintf("%-11s", "not started"), fmt.Sprintf("(waits for %s)", blockerName(x, e))
 		}
-		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), fmt.Sprintf("(waits for %s)", blockerName(x, e))
+		// What already passes counts, even while another exercise is in
+		// the way of the rest.
+		note := fmt.Sprintf("(waits for %s)", blockerName(x, e))
+		if e.Passing > 0 && e.Checked > 1 {
+			note = fmt.Sprintf("(%d of %d checks pass; the rest wait for %s)", e.Passing, e.Checked, blockerName(x, e))
+		}
+		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), note
 	}
 	return fmt.Sprintf("%-11s", e.Status.String()), "(no scenario checks it)"
 }

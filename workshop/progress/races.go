@@ -1,0 +1,149 @@
+package progress
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// raceMark is what testing prints in every test that was running when the
+// race detector reported, whichever test the report itself was printed in.
+const raceMark = "race detected during execution of test"
+
+// shareRaces gives each test of one run that failed on a race the run's
+// race reports, when its own output has none. The detector prints a report
+// once, into the output of whichever test was last to print, while every
+// test running at that moment fails with raceMark: with tests side by
+// side, the report and most of the failures it causes land in different
+// tests, and each failure would be judged with no evidence.
+func shareRaces(res *gotest.Result) {
+	seen := map[string]bool{}
+	var reports []string
+	names := make([]string, 0, len(res.Output))
+	for name := range res.Output {
+		names = append(names, name)
+	}
+	sort.Strings(names) // the same order, whichever map order
+	for _, name := range names {
+		for _, r := range raceReports(res.Output[name]) {
+			if !seen[r] {
+				seen[r] = true
+				reports = append(reports, r)
+			}
+		}
+	}
+	if len(reports) == 0 {
+		return
+	}
+	for _, name := range names {
+		out := res.Output[name]
+		if strings.Contains(out, raceMark) && len(raceReports(out)) == 0 {
+			res.Output[name] = out + strings.Join(reports, "")
+		}
+	}
+}
+
+// raceReports cuts the race detector's reports out of a test's output, each
+// from its WARNING line to the closing rule.
+func raceReports(output string) []string {
+	const rule = "=================="
+	var out []string
+	for {
+		i := strings.Index(output, "WARNING: DATA RACE")
+		if i < 0 {
+			return out
+		}
+		rest := output[i:]
+		j := strings.Index(rest, rule)
+		if j < 0 {
+			return append(out, rest+"\n"+rule+"\n")
+		}
+		out = append(out, rest[:j+len(rule)]+"\n")
+		output = rest[j+len(rule):]
+	}
+}
+
+// underLock reports whether an access ran with a lock held by your code:
+// whether one of your frames, innermost first, sits after a Lock or RLock
+// in its own function with no Unlock in between (a deferred Unlock does
+// not count: it runs at the return). A function named ...Locked only
+// expects its caller to hold the lock, so its callers are read on. The
+// innermost function literal around a line is its function: a goroutine
+// does not hold the lock of the function that started it.
+func (k *code) underLock(frames []frame) bool {
+	for _, f := range frames {
+		src := k.s.files[filepath.Base(f.file)]
+		if src == nil || filepath.Dir(f.file) != k.s.dir {
+			continue
+		}
+		if lockedAt(src, f.line) {
+			return true
+		}
+	}
+	return false
+}
+
+// lockedAt reports whether line of src is after a Lock or RLock call of
+// the function around it, with no Unlock or RUnlock call between them
+// that is not deferred.
+func lockedAt(src []byte, line int) bool {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return false
+	}
+	// The innermost function (declaration or literal) holding the line.
+	var body *ast.BlockStmt
+	ast.Inspect(f, func(n ast.Node) bool {
+		var b *ast.BlockStmt
+		switch fn := n.(type) {
+		case *ast.FuncDecl:
+			b = fn.Body
+		case *ast.FuncLit:
+			b = fn.Body
+		}
+		if b != nil && fset.Position(b.Lbrace).Line <= line && line <= fset.Position(b.Rbrace).Line {
+			body = b
+		}
+		return true
+	})
+	if body == nil {
+		return false
+	}
+	held := false
+	deferred := map[ast.Node]bool{}
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			return false
+		}
+		if lit, ok := n.(*ast.FuncLit); ok && lit.Body != body {
+			return false // another function's locks
+		}
+		if d, ok := n.(*ast.DeferStmt); ok {
+			deferred[d.Call] = true
+		}
+		call, ok := n.(*ast.CallExpr)
+		if !ok || fset.Position(call.Pos()).Line >= line {
+			return true
+		}
+		sel, ok := call.Fun.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		switch sel.Sel.Name {
+		case "Lock", "RLock":
+			held = true
+		case "Unlock", "RUnlock":
+			if !deferred[call] {
+				held = false
+			}
+		}
+		return true
+	})
+	return held
+}

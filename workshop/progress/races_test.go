@@ -1,0 +1,109 @@
+package progress
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// store.go as a learner might write it: Update forgot the lock that List
+// takes. Line numbers matter: raceReport's frames point at 57 and 97.
+func storeSource() []byte {
+	lines := make([]string, 120)
+	for i := range lines {
+		lines[i] = ""
+	}
+	lines[0] = "package indexer"
+	lines[54] = "func (s *ThreadSafeStore) Update(key string, obj any) {"
+	lines[56] = "\ts.items[key] = obj"
+	lines[57] = "}"
+	lines[92] = "func (s *ThreadSafeStore) List() []any {"
+	lines[93] = "\ts.mu.RLock()"
+	lines[94] = "\tdefer s.mu.RUnlock()"
+	lines[96] = "\treturn list(s.items)"
+	lines[97] = "}"
+	return []byte(strings.Join(lines, "\n"))
+}
+
+func TestRaceBlamesTheSideWithNoLock(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": storeSource()}
+	text, owners, proved := k.raced(raceReport)
+	if !proved || !slices.Equal(owners, []int{3}) {
+		t.Errorf("owners = %v (proved %v), want [3] proved: Update holds no lock, List does", owners, proved)
+	}
+	for _, want := range []string{
+		"- write in ThreadSafeStore.Update (exercise 3), no lock held\n            03-indexer/exercise/store.go:57\n",
+		"- previous read in ThreadSafeStore.List (exercise 6), under a lock\n",
+		"Take the lock the other side holds around the access with none.",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("race reason lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+// A function named ...Locked leaves the lock to its caller: the race is
+// blamed on the caller that took none.
+func TestRaceBlamesTheCallerOfALockedFunction(t *testing.T) {
+	k := testCode()
+	k.funcs["cache.addLocked"] = 2
+	report := strings.Replace(raceReport, "(*ThreadSafeStore).Update()", "(*cache).addLocked()", 1)
+	k.s.files = map[string][]byte{"store.go": storeSource()}
+	text, owners, proved := k.raced(report)
+	if !proved || !slices.Equal(owners, []int{3}) {
+		t.Errorf("owners = %v (proved %v), want [3] proved: cache.Update calls addLocked with no lock", owners, proved)
+	}
+	want := "called from cache.Update (exercise 3), which takes no lock\n            03-indexer/exercise/indexer.go:88\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("race reason lacks %q:\n%s", want, text)
+	}
+}
+
+func TestLockedAt(t *testing.T) {
+	src := []byte(`package p
+
+func a() {
+	mu.Lock()
+	x = 1
+	mu.Unlock()
+	x = 2
+	defer mu.Unlock()
+	mu.RLock()
+	defer mu.RUnlock()
+	x = 3
+	go func() {
+		x = 4
+	}()
+}
+
+func bLocked() {
+	x = 5
+}
+`)
+	for line, want := range map[int]bool{5: true, 7: false, 11: true, 13: false, 18: false} {
+		if got := lockedAt(src, line); got != want {
+			t.Errorf("line %d: locked = %v, want %v", line, got, want)
+		}
+	}
+}
+
+func TestShareRacesGivesEveryRacedTestTheReport(t *testing.T) {
+	res := &gotest.Result{Output: map[string]string{
+		"TestA": "    testing.go:1712: " + raceMark + "\n",
+		"TestB": raceReport + "    testing.go:1712: " + raceMark + "\n",
+		"TestC": "--- PASS\n",
+	}}
+	shareRaces(res)
+	if len(parseRaces(res.Output["TestA"])) != 1 {
+		t.Errorf("TestA was not given the run's race report:\n%s", res.Output["TestA"])
+	}
+	if len(parseRaces(res.Output["TestB"])) != 1 {
+		t.Errorf("TestB's report was doubled:\n%s", res.Output["TestB"])
+	}
+	if strings.Contains(res.Output["TestC"], "DATA RACE") {
+		t.Errorf("TestC did not race, yet was given the report")
+	}
+}

@@ -193,6 +193,19 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	if !said {
 		add(k.plain(output))
 	}
+	if said && !stuck && !o.race && len(o.owners) == 0 && res.CrashOf[test] == "" {
+		// A text that diverged, written by a literal of yours alone: in
+		// a scenario's report, or anywhere a plain test printed (whole:
+		// the reason above may be shortened).
+		text := b.String()
+		if !isScenario(test) {
+			text = output
+		}
+		if found, ids := k.textOwners(text); len(ids) == 1 {
+			add(k.wroteIt(found), ids)
+			o.proof = true
+		}
+	}
 	if !said {
 		b.WriteString("  Failed:   the test failed without saying why (no output).\n")
 	}

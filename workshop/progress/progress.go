@@ -69,7 +69,7 @@ type Proof int
 
 const (
 	NotLocated  Proof = iota
-	ByFrames          // the frame that panicked, or a leaked goroutine's loop, is in it
+	ByFrames          // the frame that panicked, a leaked goroutine's loop, the racing access with no lock, or the literal that wrote the text that diverged, is in it
 	OnlySuspect       // of the exercises the check runs, the only one not the reference's to the letter
 	BySwap            // with the reference's code of it in its place, the check passes
 )

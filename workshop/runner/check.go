@@ -199,7 +199,7 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 	where := fmt.Sprintf("Exercise %d (%s): %s", e.ID, x.filesOf(e), strings.TrimSuffix(e.Title, "."))
 	switch e.Located {
 	case progress.ByFrames:
-		where += ". The failure comes from your code of it: the frames above are in it."
+		where += ". The failure comes from your code of it: the place shown above is in it."
 	case progress.OnlySuspect:
 		where += ". Of the exercises this check runs, it is the only one whose code differs from the reference's."
 	case progress.BySwap:

@@ -755,9 +755,9 @@ func TestBlameSaysHowItKnows(t *testing.T) {
 		how       progress.Proof
 		want, not string
 	}{
-		{progress.ByFrames, "the frames above are in it", "reference's"},
-		{progress.OnlySuspect, "the only one whose code differs from the reference's", "frames"},
-		{progress.BySwap, "with the reference's in its place, this check passes", "frames"},
+		{progress.ByFrames, "the place shown above is in it", "reference's"},
+		{progress.OnlySuspect, "the only one whose code differs from the reference's", "shown above"},
+		{progress.BySwap, "with the reference's in its place, this check passes", "shown above"},
 		{progress.NotLocated, "also runs your code of exercise 2", "comes from your code"},
 	} {
 		var out strings.Builder

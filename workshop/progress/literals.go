@@ -1,0 +1,159 @@
+package progress
+
+import (
+	"fmt"
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// A scenario demands many exact texts (error messages, reasons, the
+// Status kube-apiserver sends), and your code writes them as string
+// literals. When what your copy printed holds a piece of text that the
+// recorded run does not, and that piece is a literal of your code that the
+// reference's code does not have, the function holding it wrote the
+// divergence: no swap of exercises and no rebuild is needed to say whose
+// code it is, and the place can be shown.
+
+// minFragment is the shortest literal text taken as evidence: shorter
+// ones ("ns", ": ", "%s/%s") are found everywhere.
+const minFragment = 8
+
+// verb splits a format string into the text around its verbs.
+var verb = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)
+
+// literal is one piece of literal text of a function.
+type literal struct {
+	text string
+	fn   string // the function's key ("Server.create")
+	file string // the file's base name
+	line int
+}
+
+// diverged reads, from a scenario step's report, what was recorded and
+// what your copy printed: the Recorded and Got lines, or the lines a trace
+// diff takes away and adds. A plain test's report has neither: all of it
+// is what your copy made the test print.
+func diverged(report string) (recorded, got string) {
+	var r, g strings.Builder
+	for _, line := range strings.Split(report, "\n") {
+		t := strings.TrimSpace(line)
+		switch {
+		case strings.HasPrefix(t, "Recorded:"):
+			r.WriteString(strings.TrimPrefix(t, "Recorded:") + "\n")
+		case strings.HasPrefix(t, "Got:"):
+			g.WriteString(strings.TrimPrefix(t, "Got:") + "\n")
+		case strings.HasPrefix(line, "    -"):
+			r.WriteString(line[5:] + "\n")
+		case strings.HasPrefix(line, "    +"):
+			g.WriteString(line[5:] + "\n")
+		}
+	}
+	if r.Len() == 0 && g.Len() == 0 {
+		return "", report
+	}
+	return r.String(), g.String()
+}
+
+// textOwners finds the literals of your code that printed text the
+// recorded run lacks (see above). It returns them, at most one per
+// function, with the exercises of their functions.
+func (k *code) textOwners(report string) ([]literal, []int) {
+	recorded, got := diverged(report)
+	if got == "" {
+		return nil, nil
+	}
+	reference := map[string]bool{}
+	for name, src := range k.done {
+		if filepath.Ext(name) != ".go" {
+			continue
+		}
+		for _, l := range literals(src) {
+			reference[l.text] = true
+		}
+	}
+	var found []literal
+	var ids []int
+	seen := map[string]bool{}
+	for name, src := range k.s.files {
+		if src == nil || filepath.Dir(name) != "." || filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, l := range literals(src) {
+			if reference[l.text] || seen[l.fn] || !strings.Contains(got, l.text) || strings.Contains(recorded, l.text) {
+				continue
+			}
+			id := k.funcs[l.fn]
+			if id == 0 {
+				continue
+			}
+			seen[l.fn] = true
+			l.file = name
+			found = append(found, l)
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	sort.Slice(found, func(i, j int) bool { return found[i].file+found[i].fn < found[j].file+found[j].fn })
+	sort.Ints(ids)
+	return found, ids
+}
+
+// literals lists the pieces of literal text in each function of src: each
+// string literal, cut at its format verbs, pieces of minFragment bytes or
+// more.
+func literals(src []byte) []literal {
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return nil
+	}
+	var out []literal
+	for _, d := range f.Decls {
+		fd, ok := d.(*ast.FuncDecl)
+		if !ok || fd.Body == nil {
+			continue
+		}
+		key := exgen.FuncKey(fd)
+		ast.Inspect(fd.Body, func(n ast.Node) bool {
+			lit, ok := n.(*ast.BasicLit)
+			if !ok || lit.Kind != token.STRING {
+				return true
+			}
+			text, err := strconv.Unquote(lit.Value)
+			if err != nil {
+				return true
+			}
+			for _, piece := range verb.Split(text, -1) {
+				if piece = strings.TrimSpace(piece); len(piece) >= minFragment {
+					out = append(out, literal{text: piece, fn: key, line: fset.Position(lit.Pos()).Line})
+				}
+			}
+			return true
+		})
+	}
+	return out
+}
+
+// wroteIt says, for a person, where the text that diverged was written.
+func (k *code) wroteIt(found []literal) string {
+	var b strings.Builder
+	for i, l := range found {
+		label := "Written:  "
+		if i > 0 {
+			label = "          "
+		}
+		where := k.s.translate(filepath.Join(k.s.dir, l.file))
+		fmt.Fprintf(&b, "%sby %s (exercise %d), %s:%d:\n          %q, a text the reference never writes\n", label, l.fn, k.funcs[l.fn], where, l.line, l.text)
+	}
+	return b.String()
+}

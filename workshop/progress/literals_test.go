@@ -1,0 +1,77 @@
+package progress
+
+import (
+	"slices"
+	"strings"
+	"testing"
+)
+
+const yourServer = `package watchserver
+
+func validate(rv string) error {
+	if rv == "" {
+		return fmt.Errorf("resourceVersion: Forbidden: sendInitialEvents needs a match %q", rv)
+	}
+	return errors.New("a perfectly ordinary text")
+}
+`
+
+const referenceServer = `package watchserver
+
+func validate(rv string) error {
+	if rv == "" {
+		return fmt.Errorf("resourceVersion: Forbidden: sendInitialEvents requires setting resourceVersionMatch %q", rv)
+	}
+	return errors.New("a perfectly ordinary text")
+}
+`
+
+func literalCode() *code {
+	s := &standIn{dir: "/w/07-watchserver",
+		files: map[string][]byte{"server.go": []byte(yourServer)},
+		yours: map[string]string{"/w/07-watchserver/server.go": "07-watchserver/exercise/server.go"},
+	}
+	return &code{s: s, pkg: "example.com/walkthrough/07-watchserver",
+		funcs: map[string]int{"validate": 2},
+		done:  map[string][]byte{"exercise/server.go": []byte(referenceServer)},
+	}
+}
+
+func TestTextThatDivergedNamesTheLiteralThatWroteIt(t *testing.T) {
+	k := literalCode()
+	report := "  Recorded: 422 resourceVersion: Forbidden: sendInitialEvents requires setting resourceVersionMatch \"\"\n" +
+		"  Got:      422 resourceVersion: Forbidden: sendInitialEvents needs a match \"\"\n"
+	found, ids := k.textOwners(report)
+	if !slices.Equal(ids, []int{2}) {
+		t.Fatalf("ids = %v, want [2]: the literal only your validate has", ids)
+	}
+	text := k.wroteIt(found)
+	for _, want := range []string{"Written:  by validate (exercise 2), 07-watchserver/exercise/server.go:5:\n", `"resourceVersion: Forbidden: sendInitialEvents needs a match", a text the reference never writes`} {
+		if !strings.Contains(text, want) {
+			t.Errorf("lacks %q:\n%s", want, text)
+		}
+	}
+}
+
+func TestTextTheReferenceAlsoWritesIsNoEvidence(t *testing.T) {
+	k := literalCode()
+	// "a perfectly ordinary text" is the reference's too; a trace diff's
+	// added line holds it, but it proves nothing.
+	report := "  Trace (-recorded from kube-apiserver, +your copy):\n    - 200 fine\n    + 500 a perfectly ordinary text\n"
+	if _, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("ids = %v, want none", ids)
+	}
+	// Nor is a text the recorded run holds as well.
+	report = "  Recorded: x sendInitialEvents needs a match\n  Got:      y sendInitialEvents needs a match\n"
+	if _, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("ids = %v, want none: the text is in the recording too", ids)
+	}
+}
+
+func TestAPlainTestsWholeOutputIsWhatYourCodeMadeItPrint(t *testing.T) {
+	k := literalCode()
+	output := `server_test.go:120: sendInitialEvents without NotOlderThan: 422 {"message":"resourceVersion: Forbidden: sendInitialEvents needs a match \"\""}`
+	if _, ids := k.textOwners(output); !slices.Equal(ids, []int{2}) {
+		t.Errorf("ids = %v, want [2]", ids)
+	}
+}

@@ -1,0 +1,31 @@
+package processor
+
+import (
+	"context"
+	"time"
+)
+
+// SyncTracker returns one registration's sync tracker as the calls its
+// three goroutines make: the distributor's start (an initial add queued),
+// the handler's finished (its OnAdd returned), the informer's
+// upstreamHasSynced, and the registration's HasSynced. The stress test
+// makes them from three goroutines, as an informer does.
+func SyncTracker() (start, finished, upstreamHasSynced func(), hasSynced func() bool) {
+	t := newSyncTracker()
+	return t.start, t.finished, t.upstreamHasSynced, t.hasSynced
+}
+
+// ProcessorAlone returns a processor with no informer around it: run runs
+// it until ctx ends; addListener registers a listener with a handler that
+// does nothing and returns the channel closed once the listener's run
+// goroutine has returned. The stress test adds a listener while the
+// processor starts, as AddEventHandler may while Run starts the informer.
+func ProcessorAlone() (run func(ctx context.Context), addListener func() (finished <-chan struct{})) {
+	p := newSharedProcessor()
+	neverSynced := make(chan struct{})
+	return p.run, func() <-chan struct{} {
+		l := newProcessorListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), initialBufferSize, neverSynced)
+		p.addListener(l)
+		return l.ShutdownChan()
+	}
+}

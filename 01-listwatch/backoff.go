@@ -52,8 +52,9 @@ func (b *backoff) next() time.Duration {
 	//   do not all reconnect at once.
 	// exercise:deeper The jitter is added to the returned wait, not stored: the base doubles from
 	//   the base. Once capped, stop doubling (the capped flag), so jitter stays around the cap.
-	//   Take the lock: the Reflector's loop and its watch both back off. The reset is measured from
-	//   the last reset, with time.Now (fake time in the scenarios).
+	//   Take the lock: a backoff may be shared by goroutines (client-go's DelayWithReset hands out
+	//   one that is), and the stress test calls next from several at once. The reset is measured
+	//   from the last reset, with time.Now (fake time in the scenarios).
 	// exercise:track deep
 	b.mu.Lock()
 	defer b.mu.Unlock()

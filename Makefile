@@ -72,10 +72,15 @@ golden: ## Re-record scenario goldens from client-go (all chapters, or CH=03).
 	  (cd $$c && WALKTHROUGH_IMPL=client-go go test -count=1 -run '^TestScenarios$$' . -args -rewrite) || exit 1; \
 	done
 
-bench: ## Benchmarks, ours vs client-go, with ratios (all chapters, or CH=03).
-	@mkdir -p .cache; for c in $(if $(CH),$(chapter),$(CHAPTERS)); do \
-	  (cd $$c && go test -run '^$$' -bench . -benchmem -count=1 .) ; \
-	done | tee .cache/bench.txt | go run ./workshop/cmd/benchratio
+# Each round runs every benchmark once, ours then upstream, so that a change
+# of the machine's load falls on both sides alike; the medians of COUNT
+# rounds go into a dated table under .cache/bench/ for the docs to quote.
+bench: ## Benchmarks, ours vs client-go: medians of COUNT interleaved rounds (default 5), min-max (all chapters, or CH=03).
+	@mkdir -p .cache/bench; for i in $$(seq $(or $(COUNT),5)); do \
+	  for c in $(if $(CH),$(chapter),$(CHAPTERS)); do \
+	    (cd $$c && go test -run '^$$' -bench . -benchmem -count=1 .) ; \
+	  done; \
+	done | tee .cache/bench.txt | go run ./workshop/cmd/benchratio -md .cache/bench/$$(date +%F)$(if $(CH),-$(CH)).md
 
 fuzz: ## Fuzz a chapter against client-go: make fuzz CH=03 FUZZTIME=1m.
 	@cd $(chapter) && for f in $$(go test -list '^Fuzz' . | grep ^Fuzz); do \

@@ -1,8 +1,11 @@
 // Command benchratio reads `go test -bench` output on standard input and
 // prints, for every benchmark run as .../ours and .../client-go (or
 // .../kube-apiserver: chapter 07's upstream is the server), the two times
-// and their ratio (ours ÷ upstream: below 1 is faster). With
-// -count=N it uses the median of each side's N runs.
+// and their ratio (ours ÷ upstream: below 1 is faster). Given several runs
+// of each side (`make bench` runs COUNT rounds, each running ours and then
+// upstream, so a change of machine load hits both sides alike), it uses
+// the median of each side and shows the spread, min–max. With -md it also
+// writes the table as Markdown, dated, for a chapter doc to quote.
 //
 //	go test -bench . ./03-indexer | go run ./workshop/cmd/benchratio
 package main
@@ -10,16 +13,23 @@ package main
 import (
 	"bufio"
 	"cmp"
+	"flag"
 	"fmt"
+	"io"
 	"os"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
+	"time"
+	"unicode/utf8"
 )
 
 type result struct{ ns, bytes, allocs float64 }
 
 func main() {
+	md := flag.String("md", "", "also write the table as Markdown to this file, dated")
+	flag.Parse()
 	results := map[string]map[string][]result{} // benchmark → side → runs
 	var order []string
 	sc := bufio.NewScanner(os.Stdin)
@@ -44,17 +54,89 @@ func main() {
 		}
 		results[base][side] = append(results[base][side], parse(fields))
 	}
-	fmt.Printf("%-52s %12s %12s %7s %7s\n", "benchmark", "ours", "upstream", "time", "allocs")
+	var rows []row
 	for _, base := range order {
-		o, okO := median(results[base]["ours"])
-		c, okC := median(results[base]["client-go"])
-		if !okC {
-			c, okC = median(results[base]["kube-apiserver"])
+		up := results[base]["client-go"]
+		if len(up) == 0 {
+			up = results[base]["kube-apiserver"]
 		}
-		if !okO || !okC {
-			continue
+		if r, ok := newRow(base, results[base]["ours"], up); ok {
+			rows = append(rows, r)
 		}
-		fmt.Printf("%-52s %12s %12s %6.2fx %7s\n", base, dur(o.ns), dur(c.ns), o.ns/c.ns, ratio(o.allocs, c.allocs))
+	}
+	fmt.Printf("%-46s %s %s %6s %7s %7s\n", "benchmark", pad("ours (min–max)", 26), pad("upstream (min–max)", 26), "runs", "time", "allocs")
+	for _, r := range rows {
+		fmt.Printf("%-46s %s %s %6d %6.2fx %7s\n", r.name, pad(r.ours.String(), 26), pad(r.upstream.String(), 26), r.runs, r.time(), r.allocs())
+	}
+	if *md != "" {
+		f, err := os.Create(*md)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "benchratio:", err)
+			os.Exit(1)
+		}
+		writeMarkdown(f, rows)
+		if err := f.Close(); err != nil {
+			fmt.Fprintln(os.Stderr, "benchratio:", err)
+			os.Exit(1)
+		}
+		fmt.Printf("\nwrote %s\n", *md)
+	}
+}
+
+// pad right-aligns s in width columns, counting runes: µ and – are one
+// column each, though more than one byte.
+func pad(s string, width int) string {
+	return strings.Repeat(" ", max(0, width-utf8.RuneCountInString(s))) + s
+}
+
+// row is one benchmark's two sides.
+type row struct {
+	name           string
+	ours, upstream spread
+	runs           int // the fewer of the two sides' runs
+}
+
+// spread is the median run of one side and the range of its times.
+type spread struct {
+	median   result
+	min, max float64
+}
+
+func (s spread) String() string {
+	return fmt.Sprintf("%s (%s–%s)", dur(s.median.ns), dur(s.min), dur(s.max))
+}
+
+func newRow(name string, ours, upstream []result) (row, bool) {
+	o, okO := spreadOf(ours)
+	u, okU := spreadOf(upstream)
+	return row{name: name, ours: o, upstream: u, runs: min(len(ours), len(upstream))}, okO && okU
+}
+
+func spreadOf(runs []result) (spread, bool) {
+	m, ok := median(runs)
+	if !ok {
+		return spread{}, false
+	}
+	s := spread{median: m, min: runs[0].ns, max: runs[0].ns}
+	for _, r := range runs {
+		s.min, s.max = min(s.min, r.ns), max(s.max, r.ns)
+	}
+	return s, true
+}
+
+func (r row) time() float64  { return r.ours.median.ns / r.upstream.median.ns }
+func (r row) allocs() string { return ratio(r.ours.median.allocs, r.upstream.median.allocs) }
+
+// writeMarkdown writes the table with what a reader needs to weigh it:
+// when, on how many cores, with which Go, and how many rounds.
+func writeMarkdown(w io.Writer, rows []row) {
+	fmt.Fprintf(w, "Measured %s on %d CPUs with %s; median of each side's runs, ours and upstream\n"+
+		"interleaved round by round (`make bench COUNT=N`); ratio is ours ÷ upstream.\n\n",
+		time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.Version())
+	fmt.Fprintln(w, "| benchmark | ours (min–max) | upstream (min–max) | runs | time | allocs |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	for _, r := range rows {
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %.2f× | %s |\n", r.name, r.ours, r.upstream, r.runs, r.time(), strings.ReplaceAll(r.allocs(), "x", "×"))
 	}
 }
 

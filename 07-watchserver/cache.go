@@ -324,18 +324,16 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	//   it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
 	//   inputs, and only for watchers still registered (remove under the lock first). An event
 	//   queued before a watcher was closed still names it: skip closed watchers (closed is the
-	//   dispatcher's own flag). It also covers closeInput (once), terminate (remove under the lock,
-	//   then closeInput) and sendBookmarks (non-blocking).
+	//   dispatcher's own flag). It also covers offer (the send without waiting), closeInput
+	//   (once), terminate (remove under the lock, then closeInput) and sendBookmarks (offered,
+	//   never waited for).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
 		if w.closed {
 			continue // closed after this event was queued
 		}
-		select {
-		case w.input <- ev:
-		case <-w.done:
-		default:
+		if !offer(w, ev) {
 			blocked = append(blocked, w)
 		}
 	}
@@ -348,12 +346,8 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	for _, w := range blocked {
 		// First without waiting: while the budget went to the watchers
 		// before it, this one may have made room.
-		select {
-		case w.input <- ev:
+		if offer(w, ev) {
 			continue
-		case <-w.done:
-			continue
-		default:
 		}
 		if !expired {
 			select {
@@ -366,6 +360,21 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 			}
 		}
 		c.terminate(w)
+	}
+	// exercise:end 6
+}
+
+// offer hands ev to w if its buffer has room, without waiting. A watcher
+// its client has stopped needs nothing more, so it counts as served.
+func offer(w *cacheWatcher, ev Event) (served bool) {
+	// exercise:begin 6
+	select {
+	case w.input <- ev:
+		return true
+	case <-w.done:
+		return true
+	default:
+		return false
 	}
 	// exercise:end 6
 }
@@ -429,12 +438,8 @@ func (c *Cache) sendBookmarks(rv int64) {
 	}
 	c.mu.Unlock()
 	for _, w := range targets {
-		if w.closed {
-			continue
-		}
-		select {
-		case w.input <- Event{Type: watch.Bookmark, RV: rv}:
-		default:
+		if !w.closed {
+			offer(w, Event{Type: watch.Bookmark, RV: rv}) // a full buffer gets the next one
 		}
 	}
 	// exercise:end 6

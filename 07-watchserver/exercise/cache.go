@@ -285,10 +285,7 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 		if w.closed {
 			continue // closed after this event was queued
 		}
-		select {
-		case w.input <- ev:
-		case <-w.done:
-		default:
+		if !offer(w, ev) {
 			blocked = append(blocked, w)
 		}
 	}
@@ -301,12 +298,8 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	for _, w := range blocked {
 		// First without waiting: while the budget went to the watchers
 		// before it, this one may have made room.
-		select {
-		case w.input <- ev:
+		if offer(w, ev) {
 			continue
-		case <-w.done:
-			continue
-		default:
 		}
 		if !expired {
 			select {
@@ -319,6 +312,19 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 			}
 		}
 		c.terminate(w)
+	}
+}
+
+// offer hands ev to w if its buffer has room, without waiting. A watcher
+// its client has stopped needs nothing more, so it counts as served.
+func offer(w *cacheWatcher, ev Event) (served bool) {
+	select {
+	case w.input <- ev:
+		return true
+	case <-w.done:
+		return true
+	default:
+		return false
 	}
 }
 
@@ -378,12 +384,8 @@ func (c *Cache) sendBookmarks(rv int64) {
 	}
 	c.mu.Unlock()
 	for _, w := range targets {
-		if w.closed {
-			continue
-		}
-		select {
-		case w.input <- Event{Type: watch.Bookmark, RV: rv}:
-		default:
+		if !w.closed {
+			offer(w, Event{Type: watch.Bookmark, RV: rv}) // a full buffer gets the next one
 		}
 	}
 }

@@ -71,41 +71,51 @@ func (k *code) textOwners(report string) ([]literal, []int) {
 	if got == "" {
 		return nil, nil
 	}
-	reference := map[string]bool{}
-	for name, src := range k.done {
-		if filepath.Ext(name) != ".go" {
-			continue
-		}
-		for _, l := range literals(src) {
-			reference[l.text] = true
-		}
-	}
+	k.literalsOnce.Do(k.readLiterals)
+	yours, reference := k.yourLiterals, k.refTexts
 	var found []literal
 	var ids []int
 	seen := map[string]bool{}
-	for name, src := range k.s.files {
-		if src == nil || filepath.Dir(name) != "." || filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
+	for _, l := range yours {
+		if reference[l.text] || seen[l.fn] || !strings.Contains(got, l.text) || strings.Contains(recorded, l.text) {
 			continue
 		}
-		for _, l := range literals(src) {
-			if reference[l.text] || seen[l.fn] || !strings.Contains(got, l.text) || strings.Contains(recorded, l.text) {
-				continue
-			}
-			id := k.funcs[l.fn]
-			if id == 0 {
-				continue
-			}
-			seen[l.fn] = true
-			l.file = name
-			found = append(found, l)
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+		id := k.funcs[l.fn]
+		if id == 0 {
+			continue
+		}
+		seen[l.fn] = true
+		found = append(found, l)
+		if !slices.Contains(ids, id) {
+			ids = append(ids, id)
 		}
 	}
 	sort.Slice(found, func(i, j int) bool { return found[i].file+found[i].fn < found[j].file+found[j].fn })
 	sort.Ints(ids)
 	return found, ids
+}
+
+// readLiterals reads the literals of your files of the chapter, and the
+// texts of the reference's (the generated copy with every exercise done).
+func (k *code) readLiterals() {
+	k.refTexts = map[string]bool{}
+	for name, src := range k.done {
+		if filepath.Ext(name) != ".go" {
+			continue
+		}
+		for _, l := range literals(src) {
+			k.refTexts[l.text] = true
+		}
+	}
+	for name, src := range k.s.files {
+		if src == nil || filepath.Dir(name) != "." || filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		for _, l := range literals(src) {
+			l.file = name
+			k.yourLiterals = append(k.yourLiterals, l)
+		}
+	}
 }
 
 // literals lists the pieces of literal text in each function of src: each

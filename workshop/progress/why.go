@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 )
 
@@ -30,6 +31,11 @@ type code struct {
 	// notYours skips, in every run, the subtests that would run another
 	// chapter's reference code against this one (referenceRuns).
 	notYours string
+	// Your literals and the texts of the reference's, read once per check
+	// for every failing test's report (textOwners).
+	literalsOnce sync.Once
+	yourLiterals []literal
+	refTexts     map[string]bool
 }
 
 // yours keeps the frames of a stack that are in your files.

@@ -2,13 +2,13 @@ package runner
 
 import (
 	"fmt"
+	"maps"
 	"os"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
-
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
 	"example.com/walkthrough/workshop/zhdocs"
@@ -141,13 +141,8 @@ func exerciseFuncs(c chapters.Chapter, id int) string {
 	if err != nil {
 		return ""
 	}
-	var files []string
-	for name := range parts {
-		files = append(files, name)
-	}
-	sort.Strings(files)
 	var out []string
-	for _, name := range files {
+	for _, name := range slices.Sorted(maps.Keys(parts)) {
 		out = append(out, filepath.Base(name)+": "+strings.Join(parts[name], ", "))
 	}
 	return strings.Join(out, "; ")

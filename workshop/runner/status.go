@@ -37,8 +37,8 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 		// What already passes counts, even while another exercise is in
 		// the way of the rest.
 		note := fmt.Sprintf("(waits for %s)", blockerName(x, e))
-		if e.Passing > 0 && e.Checked > 1 {
-			note = fmt.Sprintf("(%d of %d checks pass; the rest wait for %s)", e.Passing, e.Checked, blockerName(x, e))
+		if passing := passCount(e); passing != "" {
+			note = fmt.Sprintf("(%s; the rest wait for %s)", passing, blockerName(x, e))
 		}
 		return r.paint(yellow, fmt.Sprintf("%-11s", "blocked")), note
 	}
@@ -47,10 +47,19 @@ func (r *Runner) label(x *result, e progress.Exercise) (string, string) {
 
 // partial says how much of a failing exercise already passes.
 func partial(e progress.Exercise) string {
+	if passing := passCount(e); passing != "" {
+		return "(" + passing + ")"
+	}
+	return ""
+}
+
+// passCount is "2 of 5 checks pass", or "" when none passes or there is
+// only one check.
+func passCount(e progress.Exercise) string {
 	if e.Passing == 0 || e.Checked < 2 {
 		return ""
 	}
-	return fmt.Sprintf("(%d of %d checks pass)", e.Passing, e.Checked)
+	return fmt.Sprintf("%d of %d checks pass", e.Passing, e.Checked)
 }
 
 // row prints one exercise's line.

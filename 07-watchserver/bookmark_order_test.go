@@ -27,8 +27,8 @@ func TestBookmarksNeverOvertakeEvents(t *testing.T) {
 			c := NewCache(&Storage{}, CacheOptions{WatcherBuffer: 1, DispatchBudget: 50 * time.Millisecond, BookmarkInterval: 10 * time.Millisecond})
 			dispatcher := make(chan struct{})
 			go func() { defer close(dispatcher); c.dispatchLoop() }()
-			fast := c.register(WatchOptions{AllowBookmarks: true}, 0, nil)
-			slow := c.register(WatchOptions{}, 0, nil) // never read: the dispatcher waits for it, then closes it
+			fast := c.register(WatchOptions{AllowBookmarks: true}, 0)
+			slow := c.register(WatchOptions{}, 0) // never read: the dispatcher waits for it, then closes it
 			for rv := int64(1); rv <= 4; rv++ {
 				cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("c", rv), ResourceVersion: fmt.Sprint(rv)}}
 				c.processEvent(Event{Type: watch.Added, Object: cm, RV: rv})
@@ -65,4 +65,12 @@ func TestBookmarksNeverOvertakeEvents(t *testing.T) {
 			return
 		}
 	}
+}
+
+// register adds a watcher that starts after start with no initial events,
+// the way start ends, for tests that place watchers by hand.
+func (c *Cache) register(opts WatchOptions, start int64) *cacheWatcher {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.registerLocked(opts, start, nil)
 }

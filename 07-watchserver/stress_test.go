@@ -141,6 +141,67 @@ func TestStress(t *testing.T) {
 		}
 		synctest.Test(t, watchesStartWhileEventsFlow)
 	})
+	scenario.Stress(t, 8, "watch-from-now-keeps-what-came-meanwhile", func(t *testing.T) {
+		if name == scenario.ClientGo {
+			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+		}
+		synctest.Test(t, watchFromNowKeepsWhatCameMeanwhile)
+	})
+}
+
+// watchFromNowKeepsWhatCameMeanwhile: a watch from resourceVersion "" with
+// sendInitialEvents=false starts at etcd's current revision, read before
+// the watcher is registered. A write can land in between, and the
+// Reflector apply it to the cache; the watch must replay it from the ring,
+// as kube-apiserver does (getAllEventsSinceLocked from that revision), or
+// the client never hears of that change. Here etcd answers revision 2
+// after the cache has already applied revision 3: the same interleaving,
+// made certain.
+func watchFromNowKeepsWhatCameMeanwhile(t *testing.T) {
+	var c *ws.Cache
+	c, stop := ws.FedByHand(ws.CacheOptions{}, func() int64 {
+		if err := c.Add(stressConfigMap("meanwhile", 3)); err != nil {
+			t.Error(err)
+		}
+		synctest.Wait() // the event is in the ring, dispatched to nobody
+		return 2
+	})
+	defer stop()
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add(stressConfigMap("before", 2)); err != nil {
+		t.Fatal(err)
+	}
+	noInitialEvents := false
+	w, err := c.Watch(context.Background(), ws.WatchOptions{SendInitialEvents: &noInitialEvents})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := c.Add(stressConfigMap("after", 4)); err != nil {
+		t.Fatal(err)
+	}
+	var seen []string
+	for len(seen) < 2 {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok || ev.Type == watch.Error {
+				t.Fatalf("the watch ended after %v: %v", seen, ev.Object)
+			}
+			seen = append(seen, fmt.Sprintf("%s %s %d", ev.Type, ev.Object.Name, ev.RV))
+		case <-time.After(time.Minute):
+			t.Fatalf("the watch from revision 2 saw %v, then nothing for a minute; want [ADDED meanwhile 3 ADDED after 4]: "+
+				"the event the cache applied between reading etcd's revision and registering the watcher was lost", seen)
+		}
+	}
+	if want := []string{"ADDED meanwhile 3", "ADDED after 4"}; fmt.Sprint(seen) != fmt.Sprint(want) {
+		t.Fatalf("the watch from revision 2 saw %v, want %v", seen, want)
+	}
+}
+
+func stressConfigMap(name string, rv int) *corev1.ConfigMap {
+	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: fmt.Sprint(rv)}}
 }
 
 // watchesStartWhileEventsFlow: a watch chooses its start, replays the ring
@@ -154,7 +215,7 @@ func TestStress(t *testing.T) {
 // goroutines behind its back.
 func watchesStartWhileEventsFlow(t *testing.T) {
 	const watchers, events = 8, 60
-	c, stop := ws.FedByHand(ws.CacheOptions{})
+	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
 	defer stop()
 	if err := c.Replace(nil, "1"); err != nil {
 		t.Fatal(err)
@@ -162,8 +223,7 @@ func watchesStartWhileEventsFlow(t *testing.T) {
 	var wg sync.WaitGroup
 	wg.Go(func() {
 		for rv := 2; rv < 2+events; rv++ {
-			cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("c", rv), ResourceVersion: fmt.Sprint(rv)}}
-			if err := c.Add(cm); err != nil {
+			if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
 				t.Error(err)
 				return
 			}

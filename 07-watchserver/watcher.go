@@ -226,10 +226,12 @@ func (c *Cache) Watch(ctx context.Context, opts WatchOptions) (Watcher, error) {
 		if err != nil {
 			return newErrorWatcher(err), nil
 		}
+		// Without initial events the watch starts at that revision at
+		// once, without waiting for the cache to reach it: start replays
+		// from the ring what the cache already holds past it, so an
+		// event applied between reading the revision and registering is
+		// not lost.
 		requested = rev
-		if sendInitial != nil && !*sendInitial {
-			return c.register(opts, requested, nil), nil
-		}
 	}
 	if sendInitial != nil && *sendInitial && requested > 0 {
 		if err := c.waitFresh(ctx, requested); err != nil {
@@ -288,13 +290,8 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 	// exercise:end 8
 }
 
-// register adds a watcher that starts after start with the given initial events.
-func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.registerLocked(opts, start, initial)
-}
-
+// registerLocked adds a watcher that starts after start with the given
+// initial events. The caller holds c.mu.
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
 	// exercise:begin 8
 	buffer := c.opts.WatcherBuffer

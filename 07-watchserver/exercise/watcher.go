@@ -194,15 +194,10 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 	panic(todo.Exercise("07-watchserver", 8, "Cache.start"))
 }
 
-// register adds a watcher that starts after start with the given initial events.
-func (c *Cache) register(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.registerLocked(opts, start, initial)
-}
-
+// registerLocked adds a watcher that starts after start with the given
+// initial events. The caller holds c.mu.
 func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
-	// Exercise 8: part of "Choose where a watch starts: snapshot, replay or 410".
+	// Exercise 8: registerLocked adds a watcher that starts after start with the given initial events.
 	panic(todo.Exercise("07-watchserver", 8, "Cache.registerLocked"))
 }
 

@@ -39,7 +39,7 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // encodeStored is the bytes etcd holds for cm. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
-	// exercise:begin 1 Create: a transaction that succeeds only if the key is absent
+	// exercise:begin 1 Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent
 	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The
 	//   new object's resourceVersion is the response header's revision.
 	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and

@@ -171,7 +171,7 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
-	// exercise:begin 2 Update: optimistic concurrency on ModRevision
+	// exercise:begin 2 Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass
 	// exercise:hint Read the current object; if the client's resourceVersion is set and differs,
 	//   409. Put with a Compare on the ModRevision you read, and retry from the read when the
 	//   compare fails.

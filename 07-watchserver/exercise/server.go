@@ -114,12 +114,12 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *Server) get(w http.ResponseWriter, r *http.Request) {
-	// Exercise 1: part of "Create: a transaction that succeeds only if the key is absent".
+	// Exercise 1: part of "Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent".
 	panic(todo.Exercise("07-watchserver", 1, "Server.get"))
 }
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
-	// Exercise 2: Update: optimistic concurrency on ModRevision.
+	// Exercise 2: Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass.
 	panic(todo.Exercise("07-watchserver", 2, "Server.update"))
 }
 
@@ -166,7 +166,7 @@ func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error 
 }
 
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
-	// Exercise 2: part of "Update: optimistic concurrency on ModRevision".
+	// Exercise 2: part of "Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass".
 	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
 }
 

@@ -32,6 +32,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,11 +42,12 @@ import (
 type Exercise struct {
 	ID     int
 	Title  string
-	Hint   string // the first hint: what to do
-	Deeper string // the second hint: how to do it
-	File   string // the file of its first region, relative to the chapter
-	Line   int    // the line of its first region's begin marker
-	Track  string // TrackCore, or TrackDeep for `// exercise:track deep`
+	Hint   string   // the first hint: what to do
+	Deeper string   // the second hint: how to do it
+	File   string   // the file of its first region, relative to the chapter
+	Files  []string // every file with a region of it, File first
+	Line   int      // the line of its first region's begin marker
+	Track  string   // TrackCore, or TrackDeep for `// exercise:track deep`
 }
 
 // The tracks: the core track is every learner's; the deep track adds the
@@ -141,6 +143,9 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 			if !seen {
 				ex = &Exercise{ID: id, File: f.name, Line: i + 1, Track: TrackCore}
 				exercises[id] = ex
+			}
+			if !slices.Contains(ex.Files, f.name) {
+				ex.Files = append(ex.Files, f.name)
 			}
 			if title = strings.TrimSpace(title); title != "" {
 				if ex.Title != "" {

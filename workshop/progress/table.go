@@ -22,7 +22,7 @@ const (
 )
 
 // ExerciseTable is a chapter's exercise table for its doc: every exercise
-// in unlock order, its track, its file, its title and hint, and the
+// in unlock order, its track, its files, its title and hint, and the
 // earlier exercises its scenarios run, from the same blame file the
 // runner's "waits for exercise N" comes from.
 func ExerciseTable(c chapters.Chapter) (string, error) {
@@ -48,7 +48,7 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		}
 	}
 	var b strings.Builder
-	b.WriteString("| # | Track | File | Exercise | Runs on | Hint |\n|---|-------|------|----------|---------|------|\n")
+	b.WriteString("| # | Track | Files | Exercise | Runs on | Hint |\n|---|-------|-------|----------|---------|------|\n")
 	for _, e := range exercises {
 		var needs []int
 		for _, test := range tagged[e.ID] {
@@ -63,7 +63,7 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		if len(needs) > 0 {
 			on = commaList(needs)
 		}
-		fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %s | %s |\n", e.ID, e.Track, e.File,
+		fmt.Fprintf(&b, "| %d | %s | `%s` | %s | %s | %s |\n", e.ID, e.Track, strings.Join(e.Files, "`, `"),
 			strings.TrimSuffix(e.Title, "."), on, strings.ReplaceAll(e.Hint, "|", "\\|"))
 	}
 	together, err := LoadTogether(c.Dir)

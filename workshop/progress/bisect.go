@@ -208,3 +208,42 @@ func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bo
 	}
 	return same, stubbed, nil
 }
+
+// confirm runs the open checks once more on your copy as it is, before
+// any swap: a check your code fails only sometimes (goroutines racing, an
+// order that varies) would now and then pass with any exercise swapped,
+// and the swap would blame that one by chance. A check that passes now is
+// flaky: it stays with the exercise it is tagged with, and says so. The
+// rest, which failed twice, go on to the search. A stuck check is not run
+// again: it would cost its whole wait, and a hang does not pass by luck.
+func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string, quiet time.Duration) ([]string, error) {
+	var again []string
+	for _, t := range open {
+		if !outcomes[t].stuck {
+			again = append(again, t)
+		}
+	}
+	if len(again) == 0 || k.bin == nil {
+		return open, nil
+	}
+	k.say("running %d failing %s again with your code as it is, to be sure %s every time", len(again),
+		map[bool]string{true: "check", false: "checks"}[len(again) == 1], map[bool]string{true: "it fails", false: "they fail"}[len(again) == 1])
+	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours)
+	if err != nil {
+		return nil, err
+	}
+	var still []string
+	for _, t := range open {
+		if !res.Passed[t] {
+			still = append(still, t)
+			continue
+		}
+		o := outcomes[t]
+		o.located = Flaky
+		o.report += indentReason("Flaky:    it passed when run again with your code unchanged: your code fails it\n" +
+			"          only sometimes, as the goroutines happen to run (a lock missing where\n" +
+			"          the race detector did not look, a wait that is not one, an order taken\n" +
+			"          for granted). Check again to see it fail, and read what it says then.")
+	}
+	return still, nil
+}

@@ -38,6 +38,7 @@ type outcome struct {
 	culprit int   // the exercise whose code made it diverge, once known
 	located Proof // how culprit was proved, if it was
 	notRun  bool  // it never ran: the binary stopped before it
+	stuck   bool  // it was stopped for making no progress
 }
 
 // LeakCheck is the name a leak is judged under: goroutines your code left
@@ -163,6 +164,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	for _, t := range res.Stuck {
 		stuck = stuck || t == test
 	}
+	o.stuck = stuck
 	if i := strings.Index(output, "  Panic:"); i >= 0 && !stuck {
 		// A step that panicked in your code: the scenario's report
 		// shows the frames.
@@ -379,6 +381,10 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		return nil
 	}
 	sort.Strings(open)
+	open, err := k.confirm(outcomes, open, env, quiet)
+	if err != nil || len(open) == 0 {
+		return err
+	}
 	runs := map[int]int{} // how many checks run each exercise's code
 	for _, ids := range blame {
 		for _, id := range ids {

@@ -72,10 +72,11 @@ const (
 	ByFrames          // the frame that panicked, a leaked goroutine's loop, the racing access with no lock, or the literal that wrote the text that diverged, is in it
 	OnlySuspect       // of the exercises the check runs, the only one not the reference's to the letter
 	BySwap            // with the reference's code of it in its place, the check passes
+	Flaky             // not located: the check passed when run again with your code unchanged
 )
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky"}[p]
 }
 
 // Chapter is one chapter's result.
@@ -311,6 +312,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		return out, nil
 	}
 	defer bin.Remove()
+	k.bin = bin
 	quiet := quietFor(c.RealClock())
 	blame, err := LoadBlame(c.Dir)
 	if err != nil {

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"example.com/walkthrough/workshop/gotest"
 )
 
 // This file says why a test failed when the scenario harness's own report
@@ -31,6 +33,8 @@ type code struct {
 	// notYours skips, in every run, the subtests that would run another
 	// chapter's reference code against this one (referenceRuns).
 	notYours string
+	// bin is the check's test binary, built from your copy as it is.
+	bin *gotest.Binary
 	// Your literals and the texts of the reference's, read once per check
 	// for every failing test's report (textOwners).
 	literalsOnce sync.Once

@@ -204,6 +204,8 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		where += ". Of the exercises this check runs, it is the only one whose code differs from the reference's."
 	case progress.BySwap:
 		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
+	case progress.Flaky:
+		where += ". It is the exercise this check is for; no swap can say whose code fails it, as it fails only sometimes."
 	}
 	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
 		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",

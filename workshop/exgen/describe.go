@@ -126,3 +126,24 @@ func balanced(s string) bool {
 	}
 	return depth == 0
 }
+
+// FuncLines maps each function an exercise has you write ("Cache.start")
+// to the one line its stub says of it, without the "Exercise N: " before.
+func FuncLines(chapterDir string) (map[string]string, error) {
+	files, exercises, err := readPackage(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	lines := map[string]string{}
+	for _, f := range files {
+		stubs, err := describeStubs(f, exercises)
+		if err != nil {
+			return nil, err
+		}
+		for _, st := range stubs {
+			_, what, _ := strings.Cut(st.what, ": ")
+			lines[st.fn] = what
+		}
+	}
+	return lines, nil
+}

@@ -39,6 +39,10 @@ type outcome struct {
 	located Proof // how culprit was proved, if it was
 	notRun  bool  // it never ran: the binary stopped before it
 	stuck   bool  // it was stopped for making no progress
+	// fn is the function of yours the proof points at ("Cache.start"),
+	// when one does: the frame that panicked, the access with no lock,
+	// the literal that wrote the text.
+	fn string
 }
 
 // LeakCheck is the name a leak is judged under: goroutines your code left
@@ -168,8 +172,15 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	if i := strings.Index(output, "  Panic:"); i >= 0 && !stuck {
 		// A step that panicked in your code: the scenario's report
 		// shows the frames.
-		o.owners = append(o.owners, k.owners(k.yours(parseFrames(strings.Split(output[i:], "\n"))))...)
+		mine := k.yours(parseFrames(strings.Split(output[i:], "\n")))
+		o.owners = append(o.owners, k.owners(mine)...)
 		o.proof = len(o.owners) > 0
+		for _, f := range mine {
+			if k.owner(f) != 0 {
+				o.fn = funcKey(f.fn, k.pkg)
+				break
+			}
+		}
 	}
 	switch {
 	case stuck:
@@ -188,9 +199,10 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		o.notRun = true
 		add(k.notRun(test, res, crash), nil)
 	}
-	if text, owners, proved := k.raced(output); text != "" {
+	if text, owners, fn := k.raced(output); text != "" {
 		add(text, owners)
-		o.race, o.proof = true, proved
+		o.race, o.proof = true, fn != ""
+		o.fn = cmp.Or(fn, o.fn)
 	}
 	if !said {
 		add(k.plain(output))
@@ -205,7 +217,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		}
 		if found, ids := k.textOwners(text); len(ids) == 1 {
 			add(k.wroteIt(found), ids)
-			o.proof = true
+			o.proof, o.fn = true, found[0].fn
 		}
 	}
 	if !said {
@@ -431,7 +443,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		better := rank(status) < rank(e.Status) || rank(status) == rank(e.Status) && isScenario(test) && !isScenario(e.Test)
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
-			e.Located = o.located
+			e.Located, e.Func = o.located, o.fn
 		}
 	}
 	return e

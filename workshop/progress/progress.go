@@ -62,6 +62,8 @@ type Exercise struct {
 	// from this exercise's code, if it was; the blame file then does not
 	// re-judge it.
 	Located Proof
+	// Func is the function of yours the proof points at, when one does.
+	Func string
 }
 
 // Proof is how a failure was put on one exercise's code.

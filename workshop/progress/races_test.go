@@ -30,7 +30,8 @@ func storeSource() []byte {
 func TestRaceBlamesTheSideWithNoLock(t *testing.T) {
 	k := testCode()
 	k.s.files = map[string][]byte{"store.go": storeSource()}
-	text, owners, proved := k.raced(raceReport)
+	text, owners, fn := k.raced(raceReport)
+	proved := fn != ""
 	if !proved || !slices.Equal(owners, []int{3}) {
 		t.Errorf("owners = %v (proved %v), want [3] proved: Update holds no lock, List does", owners, proved)
 	}
@@ -52,7 +53,8 @@ func TestRaceBlamesTheCallerOfALockedFunction(t *testing.T) {
 	k.funcs["cache.addLocked"] = 2
 	report := strings.Replace(raceReport, "(*ThreadSafeStore).Update()", "(*cache).addLocked()", 1)
 	k.s.files = map[string][]byte{"store.go": storeSource()}
-	text, owners, proved := k.raced(report)
+	text, owners, fn := k.raced(report)
+	proved := fn != ""
 	if !proved || !slices.Equal(owners, []int{3}) {
 		t.Errorf("owners = %v (proved %v), want [3] proved: cache.Update calls addLocked with no lock", owners, proved)
 	}

@@ -158,15 +158,16 @@ func (k *code) crashed(crash, dump string) (string, []int) {
 // function leaves the lock to its caller). When every access with no lock
 // held names the same exercise, that exercise is proved the culprit; else
 // every exercise the accesses pass through is only a suspect.
-func (k *code) raced(output string) (text string, owners []int, proved bool) {
+func (k *code) raced(output string) (text string, owners []int, culprit string) {
 	races := parseRaces(output)
 	if len(races) == 0 {
-		return "", nil, false
+		return "", nil, ""
 	}
 	var b strings.Builder
 	b.WriteString("Race:     two goroutines used the same memory at once, at least one writing,\n" +
 		"          with no lock held by both (found by the race detector):\n")
 	culprits := map[int]bool{} // the exercises of the functions that took no lock
+	var culpritFuncs []string  // those functions, first seen first
 	locked := false
 	said := map[string]bool{}
 	for _, a := range races[0].accesses {
@@ -200,6 +201,9 @@ func (k *code) raced(output string) (text string, owners []int, proved bool) {
 				fmt.Fprintf(&text, "            called from %s, which takes no lock\n            %s\n", k.function(missing), k.path(missing))
 			}
 			culprits[k.owner(missing)] = true
+			if fn := funcKey(missing.fn, k.pkg); !slices.Contains(culpritFuncs, fn) {
+				culpritFuncs = append(culpritFuncs, fn)
+			}
 		}
 		if said[text.String()] {
 			fmt.Fprintf(&b, "          - %s the same way, in another goroutine\n", a.what)
@@ -210,7 +214,7 @@ func (k *code) raced(output string) (text string, owners []int, proved bool) {
 	}
 	if len(culprits) == 1 && !culprits[0] {
 		for id := range culprits {
-			owners, proved = []int{id}, true
+			owners, culprit = []int{id}, culpritFuncs[0]
 		}
 		if locked {
 			b.WriteString("          Take the lock the other side holds around the access with none.\n")
@@ -222,7 +226,7 @@ func (k *code) raced(output string) (text string, owners []int, proved bool) {
 	if n := len(races); n > 1 {
 		fmt.Fprintf(&b, "          (%d more race reports in this test)\n", n-1)
 	}
-	return b.String(), dedupe(owners), proved
+	return b.String(), dedupe(owners), culprit
 }
 
 // function names a frame's function for a person, with its exercise:

@@ -212,7 +212,24 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
 	}
 	r.say("  Blame:    ", where)
+	if what := funcLine(x.c, e); what != "" {
+		r.say("  Function: ", what)
+	}
 	r.sayHint("  Hint:     ", x.c.Name, e.ID, e.Hint)
+}
+
+// funcLine is what the function the failure was put on does, as its stub
+// says: the exercise's hint speaks of the whole exercise, which may be a
+// dozen functions.
+func funcLine(c chapters.Chapter, e progress.Exercise) string {
+	if e.Func == "" || e.Located != progress.ByFrames {
+		return ""
+	}
+	lines, err := exgen.FuncLines(c.Dir)
+	if err != nil || lines[e.Func] == "" {
+		return ""
+	}
+	return e.Func + ": " + lines[e.Func]
 }
 
 // without is ids less id.

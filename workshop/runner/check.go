@@ -229,7 +229,13 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 	if err != nil || lines[e.Func] == "" {
 		return ""
 	}
-	return e.Func + ": " + lines[e.Func]
+	// "start registers …" reads "Cache.start registers …".
+	what := lines[e.Func]
+	short := e.Func[strings.LastIndex(e.Func, ".")+1:]
+	if rest, ok := strings.CutPrefix(what, short+" "); ok {
+		return e.Func + " " + rest
+	}
+	return e.Func + ": " + what
 }
 
 // without is ids less id.

@@ -6,9 +6,10 @@ import (
 	"time"
 )
 
-// heartbeatEvery is the longest a check stays silent: a learner who sees
+// heartbeatEvery is how long a check stays silent before it says what it
+// is doing; with the ticker's granularity, never 2 s: a learner who sees
 // nothing for longer wonders whether it hangs.
-const heartbeatEvery = 2 * time.Second
+const heartbeatEvery = 1500 * time.Millisecond
 
 // heartbeat stands between a check and Options.Say: it passes every
 // message on, and when nothing was said for heartbeatEvery it says that
@@ -49,7 +50,7 @@ func (h *heartbeat) Count(what string) {
 }
 
 func (h *heartbeat) beat() {
-	tick := time.NewTicker(heartbeatEvery / 4)
+	tick := time.NewTicker(heartbeatEvery / 6)
 	defer tick.Stop()
 	for {
 		select {

@@ -7,7 +7,7 @@ import (
 	"time"
 )
 
-// A part that takes a while is named again every two seconds; a count of
+// A part that takes a while is named again when 1.5 s passed without a word; a count of
 // tests done keeps the part it counts.
 func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
@@ -16,10 +16,10 @@ func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
 		h := startHeartbeat(func(s string) { mu.Lock(); said = append(said, s); mu.Unlock() })
 		defer h.stop()
 		h.Say("building the tests with your copy, under the race detector (the first time takes minutes)")
-		time.Sleep(2500 * time.Millisecond)
+		time.Sleep(2000 * time.Millisecond)
 		h.Say("running the tests")
 		h.Count("12 tests done, 1 failed so far")
-		time.Sleep(2500 * time.Millisecond)
+		time.Sleep(2000 * time.Millisecond)
 		synctest.Wait()
 		mu.Lock()
 		defer mu.Unlock()

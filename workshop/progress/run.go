@@ -65,12 +65,10 @@ func idleFor(realClock bool) time.Duration {
 //
 // Tests that run side by side (t.Parallel; chapter 07's) share the
 // binary's stop: when it stops amid several checks, which one stopped it
-// is unknown, so none of them gets that run's verdict; they run again one
-// after another in one run (-parallel=1), so that the one running when it
-// stops again is the one that stopped it, and the rest of them go on in
-// the next run. Where even that leaves two sharing a stop (go test may
-// report a parallel test's end after the next one started), each runs
-// alone in a run of its own; and then the rest side by side again. A stop while no check ran, in
+// is unknown, so none of them gets that run's verdict; each runs again,
+// alone in a run of its own (go test may report a parallel test's end
+// after the next one started: two in one run could still share a stop),
+// and then the rest side by side again. A stop while no check ran, in
 // the setup of a test that is no check (TestScenarios, say), or from a
 // goroutine another test left behind, is told apart the same way: the
 // tests that were running run alone; one that stops its run again, before
@@ -83,7 +81,6 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		NotRun: map[string]bool{},
 	}
 	var done, queue, setups []string
-	var serial []string         // checks to run one after another, in one run
 	queued := map[string]bool{} // tests that are no check, once run alone
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
@@ -95,11 +92,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		}
 		args := append([]string{"-timeout=5m", "-skip", skipping}, flags...)
 		alone := ""
-		var batch []string // the checks this run takes one after another
 		switch {
-		case len(serial) > 0:
-			batch, serial = serial, nil
-			args = append(args, "-parallel=1", "-run", runPattern(batch))
 		case len(queue) > 0:
 			alone, queue = queue[0], queue[1:]
 			args = append(args, "-run", runPattern([]string{alone}))
@@ -127,12 +120,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 				delete(res.Passed, test)
 			}
 			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
-			if len(batch) == 0 {
-				serial = checks
-			} else {
-				queue = append(checks, queue...)
-			}
-			further = true
+			queue, further = append(checks, queue...), true
 		case len(checks) == 0:
 			for _, test := range stoppedSetups(res) {
 				switch {
@@ -143,20 +131,6 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 					queue, queued[test], further = append(queue, test), true, true
 				}
 			}
-		}
-		if len(batch) > 0 && len(checks) <= 1 {
-			// One after another: the one running got the stop, if a
-			// check did; those after it go on in the next run, as long
-			// as this one got somewhere (else each runs alone).
-			for _, test := range batch {
-				if _, ran := res.Passed[test]; !ran {
-					serial = append(serial, test)
-				}
-			}
-			if len(serial) == len(batch) {
-				queue, serial = append(serial, queue...), nil
-			}
-			further = further || len(serial) > 0 || len(queue) > 0
 		}
 		for test, passed := range res.Passed {
 			if _, seen := all.Passed[test]; !seen && IsCheck(test) {
@@ -183,7 +157,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		if res.Leak != "" {
 			all.Leaks = res.Leak
 		}
-		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(queue) > 0 || alone != "" || len(serial) > 0
+		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(queue) > 0 || alone != ""
 		if !stopped || !further && len(queue) == 0 {
 			return all, nil
 		}

@@ -224,7 +224,7 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		}
 	}
 	if n := len(races); n > 1 {
-		fmt.Fprintf(&b, "          (%d more race reports in this test)\n", n-1)
+		fmt.Fprintf(&b, "          (%d more race %s in this test)\n", n-1, map[bool]string{true: "report", false: "reports"}[n == 2])
 	}
 	return b.String(), dedupe(owners), culprit
 }

@@ -65,7 +65,7 @@ func (r *Runner) Blank(chapter string) error {
 			write[name] = src
 		}
 	}
-	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. Whatever you wrote in these files is lost from them, but a backup is kept:", len(list), c.Name))
+	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
 	r.fileList(c, write)
 	r.warnWork(c, exerciseIDs(list), write, "blank", "stubs them")
 	return r.writeTrack(c, write, "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())

@@ -194,6 +194,18 @@ func (r *Runner) savedReport(o savedCheck) {
 				r.row(x, e)
 			}
 		}
+		// Why, for the first of them, as check says it: the run that
+		// found it has the report, so no second run is needed to see it.
+		for _, e := range x.res.Exercises {
+			if e.ID == o.lost[0] && e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" {
+				r.printf("\n%s\n", report(e.Report))
+				r.blameNote(x, e)
+				r.printf("\n")
+				r.next("Next: fix it; this runs again when you save. The same, on its own:", r.checkCmd(x.c, o.lost[0]))
+				r.printf("\n")
+				return
+			}
+		}
 		r.next("Next: see why there:", r.checkCmd(x.c, o.lost[0]))
 	default:
 		r.say("", fmt.Sprintf("%s %d of %d exercises pass, and none that passed before has stopped.", where, x.done(), x.total()))

@@ -179,10 +179,20 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		r.printf("%s\n", report(e.Report))
 		r.blameNote(x, e)
 		r.printf("\n")
+		r.alsoFailing(x, e.ID, e.Test)
 		r.fixNext(x, e)
 	case progress.Blocked:
 		if e.BlockerChapter != x.c.Name {
 			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), Cmd+" check "+x.c.Number()+" "+fmt.Sprint(e.ID))
+			break
+		}
+		if b, ok := x.find(e.Blocker); ok && b.Status == progress.Fail && strings.TrimSpace(b.Report) != "" {
+			// Not a stub in the way: code of yours that fails.
+			r.say("", fmt.Sprintf("Exercise %d cannot pass yet: its checks fail in your code of exercise %d:", e.ID, b.ID))
+			r.printf("\n%s\n", report(b.Report))
+			r.blameNote(x, b)
+			r.printf("\n")
+			r.next(fmt.Sprintf("Next: fix exercise %d, then check this one again:", b.ID), r.checkCmd(x.c, b.ID), r.checkCmd(x.c, e.ID))
 			break
 		}
 		r.next(fmt.Sprintf("Exercise %d cannot pass yet: its scenarios stop at exercise %d first. Next: do exercise %d:", e.ID, e.Blocker, e.Blocker), r.checkCmd(x.c, e.Blocker))
@@ -190,6 +200,24 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		r.nextExercise(x, e)
 	}
 	return ErrNotAllPass
+}
+
+// alsoFailing shows, after exercise id's failure, the other failures of
+// the run that are put on other exercises' code: check NN N runs only
+// exercise N's checks, so each is one of them, and a count of passing
+// checks with one failure shown would hide the rest.
+func (r *Runner) alsoFailing(x *result, id int, shown string) {
+	printed := map[string]bool{shown: true}
+	for _, f := range x.res.Exercises {
+		if x.res.Only == 0 || f.ID == id || f.Status != progress.Fail || strings.TrimSpace(f.Report) == "" || printed[f.Test] {
+			continue
+		}
+		printed[f.Test] = true
+		r.say("", fmt.Sprintf("Also failing among these checks, in your code of exercise %d:", f.ID))
+		r.printf("\n%s\n", report(f.Report))
+		r.blameNote(x, f)
+		r.printf("\n")
+	}
 }
 
 // blameNote says, under a failure's report, whose code it is put on and

@@ -1,9 +1,11 @@
 package workqueue_test
 
 import (
+	"runtime"
 	"sync/atomic"
 	"testing"
 	"testing/synctest"
+	"time"
 
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -135,6 +137,35 @@ func TestShutDownEndsADelayingQueuesDrain(t *testing.T) {
 			}
 			q.Done(held)
 		})
+	})
+}
+
+// TestDrainStopsADelayingQueuesLoop: ShutDownWithDrain on a delaying
+// queue stops its waiting goroutine at once, as ShutDown does; left
+// running, it is a goroutine leaked by every queue drained that way.
+// client-go's lingers until its next wake-up, up to its 10 s heartbeat
+// (docs/05, "How client-go differs"), so this runs on the selected
+// implementation only.
+func TestDrainStopsADelayingQueuesLoop(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == scenario.ClientGo {
+		t.Skip("client-go's waiting loop ends at its next wake-up, not at once: a declared difference")
+	}
+	synctest.Test(t, func(t *testing.T) {
+		before := runtime.NumGoroutine()
+		q := impls[name].NewQueue(delayingQueue, "", nil)
+		q.AddAfter("later", time.Hour) // the loop now sleeps until an hour from now
+		synctest.Wait()
+		q.ShutDownWithDrain()
+		synctest.Wait()
+		if after := runtime.NumGoroutine(); after > before {
+			q.ShutDown() // let the bubble end
+			synctest.Wait()
+			t.Fatalf("%d goroutine(s) still running after ShutDownWithDrain on a delaying queue: its waiting loop was not stopped (ShutDownWithDrain must stop it, as ShutDown does)", after-before)
+		}
 	})
 }
 

@@ -107,7 +107,10 @@ type Binary struct {
 	// OnTest, if set, hears of every test that ends, as it ends: a check
 	// that takes a while says how far it got.
 	OnTest func(test string, passed bool)
-	tmp    string
+	// OnStuck, if set, hears when tests that made no progress are about
+	// to be stopped, so that a check can say why it is still busy.
+	OnStuck func(tests []string, after time.Duration)
+	tmp     string
 }
 
 // Build compiles the test binary of the package in dir with the build
@@ -265,7 +268,7 @@ func (b *Binary) Run(env []string, stuck, idle time.Duration, flags ...string) (
 		test.Wait()
 		return nil, err
 	}
-	w := newWatch(test.Process, stuck, idle)
+	w := newWatch(test.Process, stuck, idle, b.OnStuck)
 	r := parse(events, w, b.OnTest)
 	w.stop()
 	convWaitErr := conv.Wait()
@@ -302,14 +305,15 @@ type watch struct {
 	// CPU over cpuAt.
 	idleSince time.Time
 	cpuAt     int64
+	onStuck   func([]string, time.Duration)
 }
 
 // idleCPU is how much CPU time, in ticks (10 ms each), a binary whose
 // goroutines all wait may still use: the runtime's own upkeep.
 const idleCPU = 2
 
-func newWatch(p *os.Process, quiet, idle time.Duration) *watch {
-	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, done: make(chan struct{})}
+func newWatch(p *os.Process, quiet, idle time.Duration, onStuck func([]string, time.Duration)) *watch {
+	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, done: make(chan struct{}), onStuck: onStuck}
 	if quiet > 0 {
 		go w.loop()
 	}
@@ -340,15 +344,21 @@ func (w *watch) loop() {
 		}
 		quiet := now.Sub(w.last) > w.quiet
 		idle := measured && now.Sub(w.last) > w.idle && now.Sub(w.idleSince) > w.idle
+		var stopping []string
 		if w.stuck == nil && len(w.running) > 0 && (quiet || idle) {
 			for t := range w.running {
 				w.stuck = append(w.stuck, t)
 			}
 			sort.Strings(w.stuck)
 			w.after = now.Sub(w.last).Round(100 * time.Millisecond)
+			stopping = w.stuck
 			w.proc.Signal(syscall.SIGQUIT) // the Go runtime dumps every goroutine and exits
 		}
+		after := w.after
 		w.mu.Unlock()
+		if stopping != nil && w.onStuck != nil {
+			w.onStuck(stopping, after)
+		}
 	}
 }
 

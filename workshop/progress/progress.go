@@ -345,6 +345,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	opts.say("running the tests")
 	bin.OnTest = counter(count)
+	bin.OnStuck = func(tests []string, after time.Duration) {
+		opts.say("%s made no progress for %s: stopping it to see where it waits", commaNames(tests), after)
+	}
 	extra := []string{}
 	if opts.FailFast {
 		extra = append(extra, "-failfast")
@@ -597,6 +600,21 @@ func cleanReport(out string) string {
 // Summary is a one-line account of a chapter, for CI logs.
 func (c *Chapter) Summary() string {
 	return fmt.Sprintf("%s: %d/%d exercises pass", c.Chapter.Name, c.Done(), len(c.Exercises))
+}
+
+// commaNames lists tests for a progress line, innermost only (a
+// scenario, not TestScenarios around it): the first, and how many more.
+func commaNames(tests []string) string {
+	var inner []string
+	for _, t := range tests {
+		if !slices.ContainsFunc(tests, func(u string) bool { return strings.HasPrefix(u, t+"/") }) {
+			inner = append(inner, t)
+		}
+	}
+	if len(inner) == 1 {
+		return inner[0]
+	}
+	return fmt.Sprintf("%s and %d more", inner[0], len(inner)-1)
 }
 
 // counter is an OnTest that tells say, at most every few seconds, how

@@ -345,8 +345,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	opts.say("running the tests")
 	bin.OnTest = counter(count)
-	bin.OnStuck = func(tests []string, after time.Duration) {
-		opts.say("%s made no progress for %s: stopping it to see where it waits", commaNames(tests), after)
+	if count != nil {
+		// A count, not a part: the heartbeat still names the part.
+		bin.OnStuck = func(tests []string, after time.Duration) {
+			count(fmt.Sprintf("%s made no progress for %s: stopping it to see where it waits", commaNames(tests), after))
+		}
 	}
 	extra := []string{}
 	if opts.FailFast {

@@ -84,11 +84,9 @@ func (r *Runner) Check(chapter string, id int) error {
 	failed := false
 	printed := map[string]bool{}
 	for _, e := range x.res.Exercises {
-		if e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" && !printed[e.Test] {
+		if hasReport(e) && !printed[e.Test] {
 			printed[e.Test] = true // a scenario that checks two exercises reports once
-			r.printf("%s\n", report(e.Report))
-			r.blameNote(x, e)
-			r.printf("\n")
+			r.failure(x, e)
 			failed = true
 		}
 	}
@@ -172,13 +170,11 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		}
 		return nil
 	case progress.Fail:
-		if strings.TrimSpace(e.Report) == "" {
+		if !hasReport(e) {
 			r.nextExercise(x, e)
 			break
 		}
-		r.printf("%s\n", report(e.Report))
-		r.blameNote(x, e)
-		r.printf("\n")
+		r.failure(x, e)
 		r.alsoFailing(x, e.ID, e.Test)
 		r.fixNext(x, e)
 	case progress.Blocked:
@@ -186,12 +182,11 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			r.next(fmt.Sprintf("Exercise %d cannot pass yet: it runs on your own %s, whose exercise %d is not done. Next: finish that one, or check without --mine:", e.ID, e.BlockerChapter, e.Blocker), Cmd+" check "+x.c.Number()+" "+fmt.Sprint(e.ID))
 			break
 		}
-		if b, ok := x.find(e.Blocker); ok && b.Status == progress.Fail && strings.TrimSpace(b.Report) != "" {
+		if b, ok := x.find(e.Blocker); ok && hasReport(b) {
 			// Not a stub in the way: code of yours that fails.
 			r.say("", fmt.Sprintf("Exercise %d cannot pass yet: its checks fail in your code of exercise %d:", e.ID, b.ID))
-			r.printf("\n%s\n", report(b.Report))
-			r.blameNote(x, b)
 			r.printf("\n")
+			r.failure(x, b)
 			r.next(fmt.Sprintf("Next: fix exercise %d, then check this one again:", b.ID), r.checkCmd(x.c, b.ID), r.checkCmd(x.c, e.ID))
 			break
 		}
@@ -209,15 +204,27 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 func (r *Runner) alsoFailing(x *result, id int, shown string) {
 	printed := map[string]bool{shown: true}
 	for _, f := range x.res.Exercises {
-		if x.res.Only == 0 || f.ID == id || f.Status != progress.Fail || strings.TrimSpace(f.Report) == "" || printed[f.Test] {
+		if x.res.Only == 0 || f.ID == id || !hasReport(f) || printed[f.Test] {
 			continue
 		}
 		printed[f.Test] = true
 		r.say("", fmt.Sprintf("Also failing among these checks, in your code of exercise %d:", f.ID))
-		r.printf("\n%s\n", report(f.Report))
-		r.blameNote(x, f)
 		r.printf("\n")
+		r.failure(x, f)
 	}
+}
+
+// hasReport says whether e failed with a report to show: a stub not done
+// yet, or a failure with nothing to say, has none.
+func hasReport(e progress.Exercise) bool {
+	return e.Status == progress.Fail && strings.TrimSpace(e.Report) != ""
+}
+
+// failure shows a failure: its report, then whose code it is put on.
+func (r *Runner) failure(x *result, e progress.Exercise) {
+	r.printf("%s\n", report(e.Report))
+	r.blameNote(x, e)
+	r.printf("\n")
 }
 
 // blameNote says, under a failure's report, whose code it is put on and

@@ -196,19 +196,16 @@ func (r *Runner) savedReport(o savedCheck) {
 		}
 		// Why, for the first of them, as check says it: the run that
 		// found it has the report, so no second run is needed to see it.
-		first, _ := x.find(o.lost[0])
-		if first.Status == progress.Blocked && first.BlockerChapter == x.c.Name {
-			first.ID = first.Blocker // the failure in the way is the one to see
+		e, _ := x.find(o.lost[0])
+		if e.Status == progress.Blocked && e.BlockerChapter == x.c.Name {
+			e, _ = x.find(e.Blocker) // the failure in the way is the one to see
 		}
-		for _, e := range x.res.Exercises {
-			if e.ID == first.ID && e.Status == progress.Fail && strings.TrimSpace(e.Report) != "" {
-				r.printf("\n%s\n", report(e.Report))
-				r.blameNote(x, e)
-				r.printf("\n")
-				r.next("Next: fix it; this runs again when you save. The same, on its own:", r.checkCmd(x.c, e.ID))
-				r.printf("\n")
-				return
-			}
+		if hasReport(e) {
+			r.printf("\n")
+			r.failure(x, e)
+			r.next("Next: fix it; this runs again when you save. The same, on its own:", r.checkCmd(x.c, e.ID))
+			r.printf("\n")
+			return
 		}
 		r.next("Next: see why there:", r.checkCmd(x.c, o.lost[0]))
 	default:

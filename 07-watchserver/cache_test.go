@@ -3,6 +3,8 @@ package watchserver_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"os/exec"
 	"strings"
 	"testing"
 	"time"
@@ -219,12 +221,12 @@ func waitGauge(t testing.TB, want float64) {
 // TestFanOutHoldsOneEtcdWatch is the doc's fan-out table: N client watches
 // on the cache are one etcd watcher; N watches without the cache are N.
 //
-// etcd's gauge is one for the whole process, and an etcd closed by an
-// earlier test keeps the count of watches it had not yet seen cancelled:
-// the test counts from what the gauge reads before its own etcd starts,
-// and it is the one test of the chapter not marked parallel: Go runs it
-// before the others start, so no other etcd moves the gauge meanwhile.
+// etcd's gauge is one for the whole process, so the test runs in a
+// process of its own, where no other etcd moves the gauge meanwhile.
 func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
+	if !inItsOwnProcess(t) {
+		return
+	}
 	before, _ := watcherGauge()
 	s := startServer(t, ws.CacheOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
@@ -256,4 +258,33 @@ func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
 		dcancel()
 		waitGauge(t, before+1)
 	}
+}
+
+// aloneVar names the test a process of its own was started for.
+const aloneVar = "WALKTHROUGH_TEST_ALONE"
+
+// inItsOwnProcess runs t again in a new process of this test binary, where
+// no other test runs, and fails t here if it fails there; it returns true
+// in that new process, where the test goes on. A test that reads a gauge
+// every etcd of the process moves runs beside the others this way, rather
+// than alone before all of them, which cost every run of the chapter a
+// second.
+func inItsOwnProcess(t *testing.T) bool {
+	if os.Getenv(aloneVar) == t.Name() {
+		return true
+	}
+	t.Parallel()
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), aloneVar+"="+t.Name())
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		var kept []string // its own report, without go test's framing
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if !strings.HasPrefix(line, "--- FAIL") && line != "FAIL" {
+				kept = append(kept, line)
+			}
+		}
+		t.Fatalf("in a process of its own: %v\n%s", err, strings.Join(kept, "\n"))
+	}
+	return false
 }

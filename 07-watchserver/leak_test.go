@@ -14,7 +14,7 @@ import (
 // -test.parallel says otherwise. This chapter's tests wait on real clocks
 // (watch timeouts, etcd) far more than they compute, so go test's default,
 // one per CPU, would leave a small machine idle most of the run.
-const sideBySide = 16
+const sideBySide = 32
 
 // TestMain fails the run if a goroutine of the code under test outlives
 // the tests: every cache, watcher, server and etcd member must stop.

@@ -244,7 +244,7 @@ func (b *Binary) Run(env []string, stuck, idle time.Duration, flags ...string) (
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	test.Env = append(append(os.Environ(), "GOTRACEBACK=all", "TMPDIR="+tmp), env...)
+	test.Env = append(append(os.Environ(), "GOTRACEBACK=all", "TMPDIR="+tmp, noExitSleep()), env...)
 	raw, err := test.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -523,4 +523,18 @@ func writeOverlay(dir string, files map[string][]byte) (string, map[string]strin
 		return "", nil, nil, err
 	}
 	return overlay, standIns, cleanup, nil
+}
+
+// noExitSleep is the GORACE setting that lets a binary built with -race
+// exit as soon as its tests are done. By default the race detector sleeps
+// a second before exiting, for goroutines still running to report a race;
+// a chapter's TestMain has already waited for every goroutine to end
+// (workshop/leak), so the second is spent on nothing, in every check.
+// A GORACE of the caller's that sets atexit_sleep_ms is kept as it is.
+func noExitSleep() string {
+	gorace := os.Getenv("GORACE")
+	if strings.Contains(gorace, "atexit_sleep_ms") {
+		return "GORACE=" + gorace
+	}
+	return "GORACE=" + strings.TrimSpace(gorace+" atexit_sleep_ms=0")
 }

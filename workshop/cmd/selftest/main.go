@@ -532,7 +532,7 @@ func judgedAlike(c chapters.Chapter, m mutant.Mutant, times int) string {
 	}
 	// One run after the other, even for a chapter whose checks mostly
 	// wait (07): side by side, three of its test binaries, each with up to
-	// 16 etcd servers on 2 cores, made 07's selectors scenario fail in one
+	// 16 etcd servers (now 32) on 2 cores, made 07's selectors scenario fail in one
 	// of them (bad-name-accepted, one full selftest in two), a flip the
 	// overloaded machine caused, not the judgement.
 	for i := range times {

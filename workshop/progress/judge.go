@@ -188,13 +188,20 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		if d := res.StuckFor[test]; d > 0 {
 			took = d
 		}
-		add(k.stuck(test, output, res.DumpOf[test], took.String()))
+		text, owners, culprit := k.stuck(test, output, res.DumpOf[test], took.String())
+		add(text, owners)
+		// The one function of yours that locks and never unlocks is
+		// the proof; the waiters alone are suspects.
+		o.proof, o.fn = culprit != "", cmp.Or(culprit, o.fn)
 	case res.CrashOf[test] != "":
-		add(k.crashed(res.CrashOf[test], res.DumpOf[test]))
+		text, owners, culprit := k.crashed(res.CrashOf[test], res.DumpOf[test])
+		add(text, owners)
 		// A deadlock's frames show who waits, and a concurrent map write
-		// who wrote, not who forgot the lock: suspects, not proof.
+		// who wrote, not who forgot the lock: suspects, not proof, unless
+		// one function of yours locks and never unlocks.
 		crash := res.CrashOf[test]
-		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map")
+		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map") || culprit != ""
+		o.fn = cmp.Or(culprit, o.fn)
 	case !ran:
 		o.notRun = true
 		add(k.notRun(test, res, crash), nil)

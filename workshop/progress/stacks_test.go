@@ -77,7 +77,10 @@ func TestRaceReportNamesYourCode(t *testing.T) {
 
 func TestStuckSaysWhereYourGoroutinesWait(t *testing.T) {
 	k := testCode()
-	text, owners := k.stuck("TestScenarios/x", "03-indexer/testdata/scenarios/x.txt:12:\nadd\n", dump, "15s")
+	text, owners, culprit := k.stuck("TestScenarios/x", "03-indexer/testdata/scenarios/x.txt:12:\nadd\n", dump, "15s")
+	if culprit != "" {
+		t.Errorf("culprit %q with no source to read", culprit)
+	}
 	for _, want := range []string{
 		"the step at x.txt:12 made no progress for 15s",
 		"A goroutine at 03-indexer/exercise/store.go:94 in ThreadSafeStore.Get (exercise 3)",

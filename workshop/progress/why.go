@@ -107,8 +107,9 @@ func waits(state string) string {
 var stepAt = regexp.MustCompile(`(\S+\.txt):(\d+):`)
 
 // stuck explains a test stopped for printing nothing: where your
-// goroutines were waiting.
-func (k *code) stuck(test, output, dump string, quiet string) (string, []int) {
+// goroutines were waiting, and which function of yours never released the
+// lock they wait for (culprit, when that is one function).
+func (k *code) stuck(test, output, dump string, quiet string) (text string, owners []int, culprit string) {
 	var b strings.Builder
 	where := test
 	if m := stepAt.FindAllStringSubmatch(output, -1); m != nil {
@@ -116,21 +117,24 @@ func (k *code) stuck(test, output, dump string, quiet string) (string, []int) {
 		where = fmt.Sprintf("the step at %s:%s", filepath.Base(last[1]), last[2])
 	}
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
-	shown, owners := k.waiting(&b, parseDump(dump))
+	gs := parseDump(dump)
+	keepers, culprit := k.neverReleased(&b, gs)
+	shown, owners := k.waiting(&b, gs)
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
 			"          code should have done (closed a channel, returned, called back).\n")
 	}
-	return b.String(), owners
+	return b.String(), append(keepers, owners...), culprit
 }
 
-// crashed explains a panic that stopped the test binary.
-func (k *code) crashed(crash, dump string) (string, []int) {
+// crashed explains a panic that stopped the test binary; culprit is the
+// one function of yours that never released a lock a deadlock waits for.
+func (k *code) crashed(crash, dump string) (text string, owners []int, culprit string) {
 	var b strings.Builder
 	fmt.Fprintf(&b, "Panic:    %s\n", strings.TrimPrefix(crash, "panic: "))
 	gs := parseDump(dump)
 	if len(gs) == 0 {
-		return b.String(), nil
+		return b.String(), nil, ""
 	}
 	mine := k.yours(gs[0].frames) // the first goroutine of a crash dump is the one that panicked
 	for i, f := range mine {
@@ -139,17 +143,19 @@ func (k *code) crashed(crash, dump string) (string, []int) {
 		}
 		fmt.Fprintf(&b, "          at %s\n", k.where(f))
 	}
-	owners := k.owners(mine)
+	owners = k.owners(mine)
 	if strings.Contains(crash, "blocked goroutines remain") {
 		// synctest's check when a test's bubble ends.
 		b.WriteString("          The test ended while goroutines it started still waited: each should\n" +
 			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
 	}
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
+		var keepers []int
+		keepers, culprit = k.neverReleased(&b, gs[1:])
 		_, waiters := k.waiting(&b, gs[1:])
-		owners = append(owners, waiters...)
+		owners = append(append(keepers, owners...), waiters...)
 	}
-	return b.String(), owners
+	return b.String(), owners, culprit
 }
 
 // raced explains the race detector's reports in a test's output. An
@@ -262,6 +268,17 @@ func dedupe(ids []int) []int {
 // and what it waits for; it returns how many it wrote and the exercises
 // of their frames.
 func (k *code) waiting(b *strings.Builder, gs []goroutine) (shown int, owners []int) {
+	// Those waiting for a lock first: the others most often wait on them.
+	gs = slices.Clone(gs)
+	slices.SortStableFunc(gs, func(a, b goroutine) int {
+		switch {
+		case isLockWait(a.state) == isLockWait(b.state):
+			return 0
+		case isLockWait(a.state):
+			return -1
+		}
+		return 1
+	})
 	for _, g := range gs {
 		mine := k.yours(g.frames)
 		if len(mine) == 0 || shown == 4 {
@@ -279,8 +296,10 @@ func (k *code) leaked(leak string) (string, []int) {
 	var b strings.Builder
 	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
 		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
-	_, owners := k.waiting(&b, parseDump(leak))
-	return b.String(), owners
+	gs := parseDump(leak)
+	keepers, _ := k.neverReleased(&b, gs)
+	_, owners := k.waiting(&b, gs)
+	return b.String(), append(keepers, owners...)
 }
 
 // plain is a plain test's failure: its own lines, the first and the last

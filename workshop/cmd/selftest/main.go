@@ -500,6 +500,17 @@ func finishedWith(c chapters.Chapter, m mutant.Mutant) (map[string][]byte, error
 	return files, nil
 }
 
+// dropsALock reports whether a mutant leaves fewer Lock and RLock calls
+// than it found.
+func dropsALock(m mutant.Mutant) bool {
+	for _, e := range m.Edits {
+		if strings.Count(e.Replace, "Lock()") < strings.Count(e.Find, "Lock()") {
+			return true
+		}
+	}
+	return false
+}
+
 // judgedAlike checks the copy with the mutant planted times times, as
 // the learner's runner does (under -race), and says how the results
 // differ: the same code must get the same verdict, the same blocker and
@@ -575,8 +586,11 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string
 	// makes the build and the run several times slower. A bug only a race
 	// shows (a lock left out) is checked again under it, as the runner
 	// always checks.
-	res, err := progress.CheckWith(c, progress.Options{Files: files, EverySuspect: everySuspect, FailFast: true})
-	if err == nil && res.Build == "" && res.Done() == len(res.Exercises) {
+	// A mutant that takes a Lock or RLock call away is such a bug: it
+	// goes under the race detector at once.
+	race := dropsALock(m)
+	res, err := progress.CheckWith(c, progress.Options{Files: files, Race: race, EverySuspect: everySuspect, FailFast: true})
+	if !race && err == nil && res.Build == "" && res.Done() == len(res.Exercises) {
 		res, err = progress.CheckWith(c, progress.Options{Files: files, Race: true, EverySuspect: everySuspect, FailFast: true})
 	}
 	if err != nil {

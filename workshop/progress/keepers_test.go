@@ -1,0 +1,83 @@
+package progress
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/exgen"
+)
+
+// neverUnlocks is store.go with an Update that returns holding the lock,
+// beside functions that release theirs every way they may.
+const neverUnlocks = `package indexer
+
+func (s *ThreadSafeStore) Update(key string, obj any) {
+	s.mu.Lock()
+	s.items[key] = obj
+}
+
+func (s *ThreadSafeStore) Get(key string) any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.items[key]
+}
+
+func (s *ThreadSafeStore) List() []any {
+	s.mu.RLock()
+	defer func() { s.mu.RUnlock() }()
+	return nil
+}
+
+func (s *ThreadSafeStore) lockAndGet(key string) any {
+	s.mu.Lock()
+	return s.items[key]
+}
+`
+
+// A stuck goroutine waits for a lock: the report names the function that
+// took it and never released it, and proves that function the culprit.
+func TestStuckNamesTheFunctionThatNeverUnlocks(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": []byte(neverUnlocks)}
+	text, owners, culprit := k.stuck("TestScenarios/x", "", dump, "1s")
+	want := "Never released: ThreadSafeStore.Update (exercise 3) locks s.mu and has no Unlock for it\n" +
+		"            03-indexer/exercise/store.go:4\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("stuck reason lacks %q:\n%s", want, text)
+	}
+	if culprit != "ThreadSafeStore.Update" || !slices.Equal(owners, []int{3, 3}) {
+		t.Errorf("culprit %q, owners %v; want ThreadSafeStore.Update, [3 3]", culprit, owners)
+	}
+}
+
+// No reference function keeps a lock: a keeper in your copy is a bug, not
+// a pattern the reference uses.
+func TestNoReferenceFunctionKeepsALock(t *testing.T) {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	all, err := chapters.All(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range all {
+		names, err := exgen.GoFiles(c.Dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, name := range names {
+			src, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, kp := range keepersIn(src) {
+				t.Errorf("%s/%s:%d: %s locks %s and never unlocks it", c.Name, name, kp.line, kp.fn, kp.lock)
+			}
+		}
+	}
+}

@@ -144,7 +144,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, err
 	}
 	defer bin.Remove()
-	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours)
+	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, nil)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -228,7 +228,7 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 	}
 	k.say("running %d failing %s again with your code as it is, to be sure %s every time", len(again),
 		map[bool]string{true: "check", false: "checks"}[len(again) == 1], map[bool]string{true: "it fails", false: "they fail"}[len(again) == 1])
-	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours)
+	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, nil)
 	if err != nil {
 		return nil, err
 	}

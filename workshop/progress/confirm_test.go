@@ -35,7 +35,7 @@ func TestBroken(t *testing.T) { t.Fatal("wrong every time") }
 func TestAFlakyCheckIsNotSearched(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
-	first, err := runTests(bin, env, 0, 0, "", "")
+	first, err := runTests(bin, env, 0, 0, "", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}

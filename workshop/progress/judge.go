@@ -32,13 +32,15 @@ type outcome struct {
 	// panicked, or the loop of a leaked goroutine, is the code to fix; a
 	// race's two accesses and a stuck goroutine's wait are only suspects
 	// (the lock missing may be on either side; the Unlock missing is not
-	// where the others wait).
+	// where the others wait), unless one function of yours locks and
+	// never unlocks.
 	proof   bool
 	race    bool  // a race report is part of its evidence
 	culprit int   // the exercise whose code made it diverge, once known
 	located Proof // how culprit was proved, if it was
 	notRun  bool  // it never ran: the binary stopped before it
 	stuck   bool  // it was stopped for making no progress
+	hung    bool  // left out: it would wait where a stuck test did (HungOn)
 	// fn is the function of yours the proof points at ("Cache.start"),
 	// when one does: the frame that panicked, the access with no lock,
 	// the literal that wrote the text.
@@ -202,6 +204,11 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		crash := res.CrashOf[test]
 		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map") || culprit != ""
 		o.fn = cmp.Or(culprit, o.fn)
+	case res.HungOn[test] != "":
+		stuck := res.HungOn[test]
+		text, owners, culprit := k.hungReport(stuck, res.DumpOf[stuck])
+		add(text, owners)
+		o.hung, o.proof, o.fn = true, culprit != "", culprit
 	case !ran:
 		o.notRun = true
 		add(k.notRun(test, res, crash), nil)
@@ -429,6 +436,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		names = append(names, t)
 	}
 	sort.Strings(names)
+	hung := false // the outcome shown was left out, not run
 	for _, test := range names {
 		o := outcomes[test]
 		if !mine[test] && !(o.stub == 0 && o.culprit == ex.ID) {
@@ -447,10 +455,16 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		// then a divergence.
 		// A scenario's report (a step and its trace) says more than a
 		// plain test's.
-		better := rank(status) < rank(e.Status) || rank(status) == rank(e.Status) && isScenario(test) && !isScenario(e.Test)
+		// A check that ran and failed says more than one left out for
+		// waiting where it did.
+		sameRank := rank(status) == rank(e.Status)
+		better := rank(status) < rank(e.Status) ||
+			sameRank && hung && !o.hung ||
+			sameRank && hung == o.hung && isScenario(test) && !isScenario(e.Test)
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
 			e.Located, e.Func = o.located, o.fn
+			hung = o.hung
 		}
 	}
 	return e

@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -156,4 +157,34 @@ func (k *code) neverReleased(b *strings.Builder, gs []goroutine) (owners []int, 
 // lock.
 func isLockWait(state string) bool {
 	return strings.HasPrefix(waits(state), "waits for a lock")
+}
+
+// hangsLike returns runTests' hangs: given a stuck test's dump, the checks
+// that run the exercise of the one function proved to keep a lock its
+// goroutines wait for (the blame file says which run it). They would wait
+// for the same lock, each for a second or more; none if nothing is proved.
+func (k *code) hangsLike(blame Blame) func(dump string) []string {
+	return func(dump string) []string {
+		owners, culprit := k.neverReleased(&strings.Builder{}, parseDump(dump))
+		if culprit == "" {
+			return nil
+		}
+		var tests []string
+		for test, ids := range blame {
+			if slices.Contains(ids, owners[0]) {
+				tests = append(tests, test)
+			}
+		}
+		sort.Strings(tests)
+		return tests
+	}
+}
+
+// hungReport says why a check was left out: it runs the function the
+// stuck test's goroutines waited on.
+func (k *code) hungReport(stuck, dump string) (string, []int, string) {
+	var b strings.Builder
+	owners, culprit := k.neverReleased(&b, parseDump(dump))
+	return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck: it would wait\n"+
+		"          for the same lock.\n%s", stuck, b.String()), owners, culprit
 }

@@ -81,3 +81,19 @@ func TestNoReferenceFunctionKeepsALock(t *testing.T) {
 		}
 	}
 }
+
+// Once a stuck test is proved to hang on a lock kept by exercise 3, the
+// checks that run exercise 3's code are left out: they would wait too.
+func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": []byte(neverUnlocks)}
+	blame := Blame{"TestScenarios/a": {1, 3}, "TestScenarios/b": {1}, "TestStress/exercise-3/x": {3}}
+	got := k.hangsLike(blame)(dump)
+	if want := []string{"TestScenarios/a", "TestStress/exercise-3/x"}; !slices.Equal(got, want) {
+		t.Errorf("left out %v, want %v", got, want)
+	}
+	k.s.files = nil // nothing proved: nothing left out
+	if got := k.hangsLike(blame)(dump); got != nil {
+		t.Errorf("left out %v with no keeper", got)
+	}
+}

@@ -355,7 +355,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if opts.FailFast {
 		extra = append(extra, "-failfast")
 	}
-	res, err := runTests(bin, env, quiet, k.idle, run, k.notYours, extra...)
+	res, err := runTests(bin, env, quiet, k.idle, run, k.notYours, k.hangsLike(blame), extra...)
 	if err != nil {
 		return nil, err
 	}

@@ -28,6 +28,9 @@ type runs struct {
 	// after every test passed (workshop/leak), from the run that got that
 	// far.
 	Leaks string
+	// HungOn maps a check left out of the runs, since it runs code a
+	// stuck test was proved to hang on (runTests' hangs), to that test.
+	HungOn map[string]string
 }
 
 // quietFor is how long a test binary may print nothing while a test runs
@@ -74,18 +77,23 @@ func idleFor(realClock bool) time.Duration {
 // tests that were running run alone; one that stops its run again, before
 // any check of its own ran, is skipped from then on (setups), its checks
 // judged not run (markNotRun), by that crash.
-func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, skipAlso string, flags ...string) (*runs, error) {
+//
+// hangs, when not nil, is asked about each stuck test's dump: the checks
+// it returns would hang the same way (they run the function proved to
+// keep a lock), so they are left out of the next runs rather than each
+// waited out (HungOn).
+func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, skipAlso string, hangs func(dump string) []string, flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
-		NotRun: map[string]bool{},
+		NotRun: map[string]bool{}, HungOn: map[string]string{},
 	}
-	var done, queue, setups []string
+	var done, queue, setups, hung []string
 	queued := map[string]bool{} // tests that are no check, once run alone
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
-		skip := append(append([]string{"TestE2E"}, done...), setups...)
+		skip := append(append(append([]string{"TestE2E"}, done...), setups...), hung...)
 		skipping := skipPattern(skip)
 		if skipAlso != "" {
 			skipping += "|" + skipAlso
@@ -149,6 +157,15 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		for _, test := range res.Stuck {
 			all.Stuck = append(all.Stuck, test)
 			all.DumpOf[test], all.StuckFor[test] = res.Dump, res.StuckAfter
+			if hangs == nil {
+				continue
+			}
+			for _, other := range hangs(res.Dump) {
+				if _, ran := all.Passed[other]; !ran && other != test && all.HungOn[other] == "" {
+					all.HungOn[other] = test
+					hung = append(hung, other)
+				}
+			}
 		}
 		all.OK = all.OK && res.OK
 		if all.Crash == "" {

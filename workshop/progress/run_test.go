@@ -44,7 +44,7 @@ func TestCrasher(t *testing.T) {
 // passes, and only the crasher carries the crash.
 func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 	bin := buildPackage(t, sideBySide)
-	res, err := runTests(bin, nil, 0, 0, "", "")
+	res, err := runTests(bin, nil, 0, 0, "", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -108,7 +108,7 @@ func TestLater(t *testing.T) {}
 // fail as not run: never judged passing.
 func TestCrashInASetupSkipsItAndRunsTheRest(t *testing.T) {
 	bin := buildPackage(t, setupCrash)
-	res, err := runTests(bin, nil, 0, 0, "", "")
+	res, err := runTests(bin, nil, 0, 0, "", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -190,7 +190,7 @@ func TestScenarios(t *testing.T) {
 // the crash came amid passes, and so do its scenarios.
 func TestALeftoverCrashDoesNotSkipTheSetupItStopped(t *testing.T) {
 	bin := buildPackage(t, leftover)
-	res, err := runTests(bin, nil, 0, 0, "", "")
+	res, err := runTests(bin, nil, 0, 0, "", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -257,7 +257,7 @@ func TestAnEarlierChaptersReferenceRunsOnlyWhenItIsYours(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := runTests(bin, nil, 0, 0, "", skip)
+		res, err := runTests(bin, nil, 0, 0, "", skip, nil)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -68,10 +68,13 @@ func idleFor(realClock bool) time.Duration {
 //
 // Tests that run side by side (t.Parallel; chapter 07's) share the
 // binary's stop: when it stops amid several checks, which one stopped it
-// is unknown, so none of them gets that run's verdict; each runs again,
-// alone in a run of its own (go test may report a parallel test's end
-// after the next one started: two in one run could still share a stop),
-// and then the rest side by side again. A stop while no check ran, in
+// is unknown, so none of them gets that run's verdict; they run again in
+// halves, each half side by side, a half that stops again split again,
+// until the check that stops a run is alone in it (go test may report a
+// parallel test's end after the next one started: two in one run could
+// still share a stop), and then the rest side by side again. A check
+// that a group's run stopped amid alone runs alone too before it is
+// given the stop. A stop while no check ran, in
 // the setup of a test that is no check (TestScenarios, say), or from a
 // goroutine another test left behind, is told apart the same way: the
 // tests that were running run alone; one that stops its run again, before
@@ -88,7 +91,8 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 		NotRun: map[string]bool{}, HungOn: map[string]string{},
 	}
-	var done, queue, setups, hung []string
+	var done, setups, hung []string
+	var queue [][]string        // groups of tests to run again, each in a run of its own
 	queued := map[string]bool{} // tests that are no check, once run alone
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
@@ -99,11 +103,15 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 			skipping += "|" + skipAlso
 		}
 		args := append([]string{"-timeout=5m", "-skip", skipping}, flags...)
-		alone := ""
+		var group []string // the tests this run is for, when it runs some again
+		alone := ""        // the one test it runs again alone
 		switch {
 		case len(queue) > 0:
-			alone, queue = queue[0], queue[1:]
-			args = append(args, "-run", runPattern([]string{alone}))
+			group, queue = queue[0], queue[1:]
+			if len(group) == 1 {
+				alone = group[0]
+			}
+			args = append(args, "-run", runPattern(group))
 		case run != "":
 			args = append(args, "-run", run)
 		}
@@ -123,12 +131,24 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		checks := stoppedAmid(res)
 		switch {
 		case len(checks) > 1 && (alone == "" || !IsCheck(alone)):
-			// Several checks side by side: none gets the stop.
+			// Several checks side by side: none gets the stop. Each half
+			// runs again side by side; a half that stops again is split
+			// again, down to the check that stops a run alone. Most
+			// halves pass whole, in one run each, where running every
+			// check alone cost a run per check (07: 35 runs of seconds).
 			for _, test := range checks {
 				delete(res.Passed, test)
 			}
 			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
-			queue, further = append(checks, queue...), true
+			half := len(checks) / 2
+			queue, further = append([][]string{checks[:half], checks[half:]}, queue...), true
+		case len(checks) == 1 && len(group) > 1:
+			// One check of a group was running when the run stopped: a
+			// goroutine another check of the group left behind may have
+			// stopped it. It runs alone to say.
+			delete(res.Passed, checks[0])
+			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
+			queue, further = append([][]string{checks}, queue...), true
 		case len(checks) == 0:
 			for _, test := range stoppedSetups(res) {
 				switch {
@@ -136,7 +156,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 				case test == alone || queued[test]:
 					setups, further = append(setups, test), true // its own setup stopped it
 				case alone == "":
-					queue, queued[test], further = append(queue, test), true, true
+					queue, queued[test], further = append(queue, []string{test}), true, true
 				}
 			}
 		}
@@ -174,7 +194,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		if res.Leak != "" {
 			all.Leaks = res.Leak
 		}
-		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(queue) > 0 || alone != ""
+		stopped := res.Crash != "" || len(res.Stuck) > 0 || len(queue) > 0 || group != nil
 		if !stopped || !further && len(queue) == 0 {
 			return all, nil
 		}

@@ -23,6 +23,7 @@ type keeper struct {
 	lock string // the locked expression: "q.cond.L"
 	file string // the reference path your file stands in for
 	line int    // of the Lock call
+	ret  int    // the return that keeps it, when others do not: 0 when none releases it
 }
 
 // keepers lists the functions of your files that take a lock they never
@@ -49,7 +50,12 @@ func (k *code) keepers() []keeper {
 	return out
 }
 
-// keepersIn finds the keepers of one file's source.
+// keepersIn finds the keepers of one file's source: each function or
+// function literal that, at one of its returns or at its end, still holds
+// a lock it took there. A lock is held at a return when a Lock call of it
+// comes before the return in a block around it, with no Unlock between
+// them in a block around it (an Unlock in a branch that does not hold
+// the return does not count), and no deferred Unlock of it.
 func keepersIn(src []byte) []keeper {
 	if src == nil {
 		return nil
@@ -65,41 +71,161 @@ func keepersIn(src []byte) []keeper {
 		if !ok || fn.Body == nil || strings.Contains(strings.ToLower(fn.Name.Name), "lock") {
 			continue
 		}
-		locked := map[string]token.Pos{} // "Lock q.mu" → first call
-		released := map[string]bool{}
-		// The whole declaration, closures included: a lock released in
-		// a deferred closure, or taken and released inside a goroutine,
-		// is released.
+		bodies := []*ast.BlockStmt{fn.Body}
 		ast.Inspect(fn.Body, func(n ast.Node) bool {
-			call, ok := n.(*ast.CallExpr)
-			if !ok || len(call.Args) > 0 {
-				return true
-			}
-			sel, ok := call.Fun.(*ast.SelectorExpr)
-			if !ok {
-				return true
-			}
-			lock := types.ExprString(sel.X)
-			switch sel.Sel.Name {
-			case "Lock", "RLock":
-				if _, seen := locked[sel.Sel.Name+" "+lock]; !seen {
-					locked[sel.Sel.Name+" "+lock] = call.Pos()
-				}
-			case "Unlock":
-				released["Lock "+lock] = true
-			case "RUnlock":
-				released["RLock "+lock] = true
+			if lit, ok := n.(*ast.FuncLit); ok {
+				bodies = append(bodies, lit.Body)
 			}
 			return true
 		})
-		for key, pos := range locked {
-			if !released[key] {
-				_, lock, _ := strings.Cut(key, " ")
-				out = append(out, keeper{fn: declKey(fn), lock: lock, line: fset.Position(pos).Line})
+		seen := map[keeper]bool{}
+		for _, body := range bodies {
+			for _, kp := range keptIn(fset, body) {
+				kp.fn = declKey(fn)
+				if !seen[kp] {
+					seen[kp] = true
+					out = append(out, kp)
+				}
 			}
 		}
 	}
 	return out
+}
+
+// lockCall is a Lock, RLock, Unlock or RUnlock call, or a return, of one
+// function body, with the blocks around it.
+type lockCall struct {
+	name, lock string
+	pos        token.Pos
+	in         []ast.Node // the blocks around it, outermost first
+}
+
+// keptIn finds the locks one function body keeps (its function
+// literals are bodies of their own; a deferred one only releases).
+func keptIn(fset *token.FileSet, body *ast.BlockStmt) []keeper {
+	var calls, returns []lockCall
+	deferred := map[string]bool{} // "Lock q.mu": a deferred Unlock releases it
+	releaseAll := false           // a call such as unlockAndNotify()
+	var blocks, stack []ast.Node
+	ast.Inspect(body, func(n ast.Node) bool {
+		if n == nil {
+			if top := stack[len(stack)-1]; len(blocks) > 0 && blocks[len(blocks)-1] == top {
+				blocks = blocks[:len(blocks)-1]
+			}
+			stack = stack[:len(stack)-1]
+			return true
+		}
+		switch n := n.(type) {
+		case *ast.FuncLit:
+			return false // a body of its own
+		case *ast.DeferStmt:
+			ast.Inspect(n.Call, func(m ast.Node) bool {
+				if name, lock, ok := lockMethod(m); ok && strings.HasSuffix(name, "Unlock") {
+					deferred[strings.Replace(name, "Unlock", "Lock", 1)+" "+lock] = true
+				}
+				return true
+			})
+			return false
+		case *ast.ReturnStmt:
+			returns = append(returns, lockCall{name: "return", pos: n.Pos(), in: slices.Clone(blocks)})
+		case *ast.CallExpr:
+			if name, lock, ok := lockMethod(n); ok {
+				calls = append(calls, lockCall{name: name, lock: lock, pos: n.Pos(), in: slices.Clone(blocks)})
+			} else if strings.Contains(strings.ToLower(types.ExprString(n.Fun)), "unlock") {
+				releaseAll = true
+			}
+		}
+		stack = append(stack, n)
+		switch n.(type) {
+		case *ast.BlockStmt, *ast.CaseClause, *ast.CommClause:
+			blocks = append(blocks, n)
+		}
+		return true
+	})
+	if releaseAll {
+		return nil
+	}
+	// The end of the body is a return too, unless it cannot be reached
+	// past a last return.
+	if len(body.List) == 0 || !isReturn(body.List[len(body.List)-1]) {
+		returns = append(returns, lockCall{name: "return", pos: body.Rbrace, in: []ast.Node{body}})
+	}
+	released := map[string]bool{} // "Lock q.mu": some path unlocks it
+	for _, c := range calls {
+		if strings.HasSuffix(c.name, "Unlock") {
+			released[strings.Replace(c.name, "Unlock", "Lock", 1)+" "+c.lock] = true
+		}
+	}
+	var out []keeper
+	for _, ret := range returns {
+		for _, c := range heldAt(calls, ret) {
+			if deferred[c.name+" "+c.lock] {
+				continue
+			}
+			kp := keeper{lock: c.lock, line: fset.Position(c.pos).Line}
+			if released[c.name+" "+c.lock] {
+				kp.ret = fset.Position(ret.pos).Line // this path only
+			}
+			out = append(out, kp)
+		}
+	}
+	return out
+}
+
+// heldAt lists the Lock and RLock calls still held at ret.
+func heldAt(calls []lockCall, ret lockCall) []lockCall {
+	around := func(c lockCall) bool { return len(c.in) > 0 && slices.Contains(ret.in, c.in[len(c.in)-1]) }
+	last := map[string]lockCall{} // the last Lock of each lock before ret, around it
+	for _, c := range calls {
+		if c.pos >= ret.pos || !around(c) {
+			continue
+		}
+		switch c.name {
+		case "Lock", "RLock":
+			last[c.name+" "+c.lock] = c
+		case "Unlock", "RUnlock":
+			delete(last, strings.Replace(c.name, "Unlock", "Lock", 1)+" "+c.lock)
+		}
+	}
+	var out []lockCall
+	for _, c := range last {
+		out = append(out, c)
+	}
+	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
+	return out
+}
+
+// lockMethod reports whether n is a call x.Lock(), x.RLock(), x.Unlock()
+// or x.RUnlock(), and names the method and x.
+func lockMethod(n ast.Node) (name, lock string, ok bool) {
+	call, isCall := n.(*ast.CallExpr)
+	if !isCall || len(call.Args) > 0 {
+		return "", "", false
+	}
+	sel, isSel := call.Fun.(*ast.SelectorExpr)
+	if !isSel {
+		return "", "", false
+	}
+	switch sel.Sel.Name {
+	case "Lock", "RLock", "Unlock", "RUnlock":
+		return sel.Sel.Name, types.ExprString(sel.X), true
+	}
+	return "", "", false
+}
+
+// isReturn reports whether s ends its function: a return or a panic.
+func isReturn(s ast.Stmt) bool {
+	if _, ok := s.(*ast.ReturnStmt); ok {
+		return true
+	}
+	if e, ok := s.(*ast.ExprStmt); ok {
+		if call, ok := e.X.(*ast.CallExpr); ok {
+			if id, ok := call.Fun.(*ast.Ident); ok && id.Name == "panic" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // declKey names a declared function the way exgen keys functions:
@@ -144,10 +270,19 @@ func (k *code) neverReleased(b *strings.Builder, gs []goroutine) (owners []int, 
 			name += fmt.Sprintf(" (exercise %d)", id)
 			owners = append(owners, id)
 		}
-		fmt.Fprintf(b, "          Never released: %s locks %s and has no Unlock for it\n            %s\n",
-			name, kp.lock, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line)))
+		if kp.ret == 0 {
+			fmt.Fprintf(b, "          Never released: %s locks %s and has no Unlock for it\n            %s\n",
+				name, kp.lock, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line)))
+			continue
+		}
+		fmt.Fprintf(b, "          Never released: %s returns still holding %s (locked at line %d)\n            %s\n",
+			name, kp.lock, kp.line, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret)))
 	}
-	if len(keepers) == 1 && len(owners) == 1 {
+	fns := map[string]bool{}
+	for _, kp := range keepers {
+		fns[kp.fn] = true
+	}
+	if len(fns) == 1 && len(owners) > 0 {
 		culprit = keepers[0].fn
 	}
 	return owners, culprit

@@ -97,3 +97,58 @@ func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
 		t.Errorf("left out %v with no keeper", got)
 	}
 }
+
+// A lock is kept where one return leaves it held, however many others
+// release it; a branch's Unlock serves only the returns inside it.
+func TestKeepersFollowEachReturn(t *testing.T) {
+	for _, tc := range []struct {
+		name, body string
+		want       []keeper // fn and file left out
+	}{
+		{"every path unlocks", `
+	q.mu.Lock()
+	if q.dirty {
+		q.mu.Unlock()
+		return
+	}
+	q.mu.Unlock()`, nil},
+		{"the early return keeps it", `
+	q.mu.Lock()
+	if q.dirty {
+		q.queue = nil
+		return
+	}
+	q.mu.Unlock()`, []keeper{{lock: "q.mu", line: 4, ret: 7}}},
+		{"a branch unlocks, the end does not", `
+	q.mu.Lock()
+	if q.dirty {
+		q.mu.Unlock()
+	}`, []keeper{{lock: "q.mu", line: 4, ret: 8}}},
+		{"deferred closure", `
+	q.mu.RLock()
+	defer func() { q.mu.RUnlock() }()
+	if q.dirty {
+		return
+	}`, nil},
+		{"a goroutine's own body", `
+	go func() {
+		q.mu.Lock()
+		q.queue = nil
+	}()`, []keeper{{lock: "q.mu", line: 5}}},
+		{"unlocked by a helper", `
+	q.mu.Lock()
+	q.unlockAndWake()`, nil},
+	} {
+		src := "package p\n\nfunc (q *Typed[T]) Done(item T) {" + tc.body + "\n}\n"
+		got := keepersIn([]byte(src))
+		for i := range got {
+			if got[i].fn != "Typed.Done" {
+				t.Errorf("%s: keeper of %q, want Typed.Done", tc.name, got[i].fn)
+			}
+			got[i].fn = ""
+		}
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: keepers %+v, want %+v\n%s", tc.name, got, tc.want, src)
+		}
+	}
+}

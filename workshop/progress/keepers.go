@@ -104,8 +104,8 @@ type lockCall struct {
 // literals are bodies of their own; a deferred one only releases).
 func keptIn(fset *token.FileSet, body *ast.BlockStmt) []keeper {
 	var calls, returns []lockCall
-	deferred := map[string]bool{} // "Lock q.mu": a deferred Unlock releases it
-	releaseAll := false           // a call such as unlockAndNotify()
+	var deferred []lockCall // deferred Unlocks, named by the Lock they release
+	releaseAll := false     // a call such as unlockAndNotify()
 	var blocks, stack []ast.Node
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
@@ -121,7 +121,7 @@ func keptIn(fset *token.FileSet, body *ast.BlockStmt) []keeper {
 		case *ast.DeferStmt:
 			ast.Inspect(n.Call, func(m ast.Node) bool {
 				if name, lock, ok := lockMethod(m); ok && strings.HasSuffix(name, "Unlock") {
-					deferred[strings.Replace(name, "Unlock", "Lock", 1)+" "+lock] = true
+					deferred = append(deferred, lockCall{name: strings.Replace(name, "Unlock", "Lock", 1), lock: lock, pos: n.Pos(), in: slices.Clone(blocks)})
 				}
 				return true
 			})
@@ -156,10 +156,16 @@ func keptIn(fset *token.FileSet, body *ast.BlockStmt) []keeper {
 			released[strings.Replace(c.name, "Unlock", "Lock", 1)+" "+c.lock] = true
 		}
 	}
+	for _, d := range deferred {
+		released[d.name+" "+d.lock] = true
+	}
 	var out []keeper
 	for _, ret := range returns {
 		for _, c := range heldAt(calls, ret) {
-			if deferred[c.name+" "+c.lock] {
+			// A deferred Unlock serves the returns after it, in its block.
+			if slices.ContainsFunc(deferred, func(d lockCall) bool {
+				return d.name == c.name && d.lock == c.lock && d.pos < ret.pos && around(d, ret)
+			}) {
 				continue
 			}
 			kp := keeper{lock: c.lock, line: fset.Position(c.pos).Line}
@@ -174,10 +180,9 @@ func keptIn(fset *token.FileSet, body *ast.BlockStmt) []keeper {
 
 // heldAt lists the Lock and RLock calls still held at ret.
 func heldAt(calls []lockCall, ret lockCall) []lockCall {
-	around := func(c lockCall) bool { return len(c.in) > 0 && slices.Contains(ret.in, c.in[len(c.in)-1]) }
 	last := map[string]lockCall{} // the last Lock of each lock before ret, around it
 	for _, c := range calls {
-		if c.pos >= ret.pos || !around(c) {
+		if c.pos >= ret.pos || !around(c, ret) {
 			continue
 		}
 		switch c.name {
@@ -193,6 +198,12 @@ func heldAt(calls []lockCall, ret lockCall) []lockCall {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].pos < out[j].pos })
 	return out
+}
+
+// around reports whether c is in a block around ret: it runs on every
+// path to ret that passes it.
+func around(c, ret lockCall) bool {
+	return len(c.in) > 0 && slices.Contains(ret.in, c.in[len(c.in)-1])
 }
 
 // lockMethod reports whether n is a call x.Lock(), x.RLock(), x.Unlock()

@@ -130,6 +130,12 @@ func TestKeepersFollowEachReturn(t *testing.T) {
 	if q.dirty {
 		return
 	}`, nil},
+		{"deferred after the early return", `
+	q.mu.Lock()
+	if q.dirty {
+		return
+	}
+	defer q.mu.Unlock()`, []keeper{{lock: "q.mu", line: 4, ret: 6}}},
 		{"a goroutine's own body", `
 	go func() {
 		q.mu.Lock()

@@ -124,12 +124,28 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 			e.Status, e.Blocker, e.BlockerChapter = Blocked, blocker, chapter
 		}
 	}
-	// Point at the root of a chain: if 5 waits for 3 and 3 for 2, 5 waits
-	// for 2, the one to do first.
 	byID := map[int]*Exercise{}
 	for i := range exercises {
 		byID[exercises[i].ID] = &exercises[i]
 	}
+	// Two failing exercises whose checks run each other's code would each
+	// wait for the other: the first of such a circle is the one in the
+	// way, and it fails as it was judged.
+	for _, e := range exercises {
+		if inCircle(byID, e.ID, chapter) {
+			first := e.ID
+			for c := byID[byID[e.ID].Blocker]; c.ID != e.ID; c = byID[c.Blocker] {
+				first = min(first, c.ID)
+			}
+			f := byID[first]
+			f.Status, f.Blocker, f.BlockerChapter = status[first], 0, ""
+			if f.Status != NotStarted {
+				f.Status = Fail
+			}
+		}
+	}
+	// Point at the root of a chain: if 5 waits for 3 and 3 for 2, 5 waits
+	// for 2, the one to do first.
 	for i := range exercises {
 		e := &exercises[i]
 		for range exercises {
@@ -140,4 +156,19 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 			e.Blocker, e.BlockerChapter = b.Blocker, b.BlockerChapter
 		}
 	}
+}
+
+// inCircle reports whether following id's blockers in chapter leads back
+// to id.
+func inCircle(byID map[int]*Exercise, id int, chapter string) bool {
+	at := byID[id]
+	for range byID {
+		if at == nil || at.Status != Blocked || at.BlockerChapter != chapter {
+			return false
+		}
+		if at = byID[at.Blocker]; at != nil && at.ID == id {
+			return true
+		}
+	}
+	return false
 }

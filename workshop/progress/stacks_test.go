@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"example.com/walkthrough/workshop/exgen"
 	"slices"
 	"strings"
 	"testing"
@@ -143,5 +144,21 @@ func TestShortenKeepsBothEnds(t *testing.T) {
 	}
 	if short := "got 1 want 2"; shorten(short) != short {
 		t.Errorf("shorten changed a short line: %q", shorten(short))
+	}
+}
+
+// Two failing exercises whose checks run each other's code never wait for
+// each other: the first of them fails, and the second waits for it.
+func TestNoCircleOfBlockers(t *testing.T) {
+	exercises := []Exercise{
+		{Exercise: exgen.Exercise{ID: 1}, Status: Fail, tests: []string{"TestScenarios/a"}},
+		{Exercise: exgen.Exercise{ID: 2}, Status: Fail, tests: []string{"TestScenarios/b"}},
+	}
+	blame := Blame{"TestScenarios/a": {1, 2}, "TestScenarios/b": {1, 2}}
+	passed := map[string]bool{"TestScenarios/a": false, "TestScenarios/b": false}
+	blameBlockers("05-workqueue", exercises, blame, passed, func(int) bool { return true })
+	if exercises[0].Status != Fail || exercises[1].Status != Blocked || exercises[1].Blocker != 1 {
+		t.Errorf("1: %v (waits for %d), 2: %v (waits for %d); want 1 fail, 2 waiting for 1",
+			exercises[0].Status, exercises[0].Blocker, exercises[1].Status, exercises[1].Blocker)
 	}
 }

@@ -13,6 +13,11 @@ import (
 )
 
 // The adapter for the real client-go: the goldens are recorded through it.
+// It is hand-written, not generated from the reference adapter
+// (//exgen:clientgo): the lister a client-go user holds is the typed
+// listers/core/v1 PodLister (Pods(ns), no Get without a namespace), where
+// ours is chapter 03's generic Lister (Namespace(ns)); more than the names
+// differ.
 func init() {
 	register(scenario.ClientGo, impl{
 		NewIndexer: func(deletionHandling bool, names ...string) handle {

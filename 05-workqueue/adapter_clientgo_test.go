@@ -10,6 +10,10 @@ import (
 )
 
 // The adapter for the real client-go: the goldens are recorded through it.
+// It is hand-written, not generated from the reference adapter
+// (//exgen:clientgo): client-go has no in-memory MetricsProvider (ours
+// has NewMemoryProvider), so this one records the metrics itself
+// (clientGoProvider).
 func init() {
 	register(scenario.ClientGo, impl{
 		NewLimiter: func(s *limiterSpec) RateLimiter { return clientGoLimiter(s) },

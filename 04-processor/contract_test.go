@@ -161,7 +161,7 @@ type scriptedLW struct {
 	watchIn scopeFilter
 	// requests logs the namespace and selectors of every LIST and WATCH
 	// since the scenario last looked (the `requests` command).
-	requests []string
+	requests notation.Trace
 }
 
 // scopeFilter is the namespace and label selector of one request.
@@ -199,16 +199,7 @@ func (lw *scriptedLW) logRequest(verb, namespace string, opts metav1.ListOptions
 	if opts.FieldSelector != "" {
 		line += " fieldSelector=" + opts.FieldSelector
 	}
-	lw.requests = append(lw.requests, line)
-}
-
-// takeRequests returns the requests logged since the last call.
-func (lw *scriptedLW) takeRequests() []string {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	r := lw.requests
-	lw.requests = nil
-	return r
+	lw.requests.Add("%s", line)
 }
 
 // in is lw seen through one namespace: what a clientset's
@@ -439,8 +430,9 @@ type recorder struct {
 	im   impl
 	name string
 
+	events notation.Trace // not yet reported
+
 	mu      sync.Mutex
-	events  []string // not yet reported
 	calls   int
 	block   bool
 	release chan struct{} // closed by unblock
@@ -452,7 +444,7 @@ func newRecorder(im impl, name string, block bool) *recorder {
 
 func (r *recorder) record(ev string) {
 	r.mu.Lock()
-	r.events = append(r.events, ev)
+	r.events.Append(ev)
 	r.calls++
 	block := r.block
 	r.mu.Unlock()
@@ -483,10 +475,4 @@ func (r *recorder) unblock() {
 }
 
 // take returns and forgets the events recorded since the last take.
-func (r *recorder) take() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ev := r.events
-	r.events = nil
-	return ev
-}
+func (r *recorder) take() []string { return r.events.Take() }

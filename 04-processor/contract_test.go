@@ -3,6 +3,7 @@ package processor_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,16 @@ type factory struct {
 	Start            func(stop <-chan struct{})
 	WaitForCacheSync func(stop <-chan struct{}) map[string]bool // by type name
 	Shutdown         func()
+}
+
+// byTypeName is a factory's WaitForCacheSync answer keyed by type name,
+// as the scenarios print it.
+func byTypeName(synced map[reflect.Type]bool) map[string]bool {
+	out := map[string]bool{}
+	for t, ok := range synced {
+		out[t.String()] = ok
+	}
+	return out
 }
 
 // factoryOptions are the options a factory is made with, as client-go's

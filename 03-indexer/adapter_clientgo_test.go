@@ -31,24 +31,10 @@ func init() {
 				Indexer:    idx,
 				IndexNames: func() []string { return slices.Sorted(maps.Keys(idx.GetIndexers())) },
 				AddIndexes: func(names ...string) error { return idx.AddIndexers(clientGoIndexers(names)) },
-				ListPods: func(ns, sel string) ([]*v1.Pod, error) {
-					s, err := selector(sel)
-					if err != nil {
-						return nil, err
-					}
-					if ns == "" {
-						return pods.List(s)
-					}
-					return pods.Pods(ns).List(s)
-				},
-				GetPod: func(ns, name string) (*v1.Pod, error) {
-					if ns == "" {
-						// PodLister has no Get without a namespace; the
-						// generic lister under it keys by name alone.
-						return listers.New[*v1.Pod](idx, v1.Resource("pod")).Get(name)
-					}
-					return pods.Pods(ns).Get(name)
-				},
+				// PodLister has no Get without a namespace: the generic
+				// lister it is made of (and lists with) keys by name alone.
+				Pods:   listers.New[*v1.Pod](idx, v1.Resource("pod")),
+				PodsIn: func(ns string) podReader { return pods.Pods(ns) },
 			}
 		},
 		KeyFunc:                 cache.MetaNamespaceKeyFunc,

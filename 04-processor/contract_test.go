@@ -277,26 +277,25 @@ func (lw *scriptedLW) list(namespace string, opts metav1.ListOptions) (runtime.O
 	if err != nil {
 		return nil, err
 	}
-	switch lw.kind {
-	case "configmaps":
-		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
-		list.Items = make([]v1.ConfigMap, 0, len(lw.items))
-		for _, o := range lw.items {
-			if in.matches(o) {
-				list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
-			}
-		}
-		return list, nil
-	default:
-		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
-		list.Items = make([]v1.Pod, 0, len(lw.items))
-		for _, o := range lw.items {
-			if in.matches(o) {
-				list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
-			}
-		}
-		return list, nil
+	listMeta := metav1.ListMeta{ResourceVersion: lw.listRV}
+	if lw.kind == "configmaps" {
+		return &v1.ConfigMapList{ListMeta: listMeta, Items: inScope[v1.ConfigMap](lw.items, in)}, nil
 	}
+	return &v1.PodList{ListMeta: listMeta, Items: inScope[v1.Pod](lw.items, in)}, nil
+}
+
+// inScope copies the objects the request would be sent, each a *T.
+func inScope[T any, P interface {
+	*T
+	DeepCopy() *T
+}](objs []runtime.Object, in scopeFilter) []T {
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		if in.matches(o) {
+			out = append(out, *any(o).(P).DeepCopy())
+		}
+	}
+	return out
 }
 
 func (lw *scriptedLW) watch(namespace string, opts metav1.ListOptions) (watch.Interface, error) {

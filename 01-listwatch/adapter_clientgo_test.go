@@ -26,6 +26,11 @@ import (
 // The adapter for the real client-go: the goldens are recorded through it.
 // Its Reflector talks to the test server through client-go's own REST
 // client, so every request in a golden is one client-go really sent.
+// It is hand-written, not generated from the reference adapter
+// (//exgen:clientgo): client-go builds a Reflector from a ListerWatcher on
+// a clientset, decodes watch frames with rest/watch's Decoder and pages
+// with tools/pager, where ours has its own Client, FrameDecoder and
+// ListAll; more than the names differ.
 func init() {
 	register(scenario.ClientGo, impl{
 		NewReflector: func(cfg reflectorConfig) (func(context.Context), func() string) {

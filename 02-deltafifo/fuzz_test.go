@@ -123,64 +123,78 @@ func newFuzzSide(im impl, kind string, mode byte) *fuzzSide {
 // apply runs op and returns everything it showed, then the queue's and
 // the consumer's state.
 func (s *fuzzSide) apply(o fuzzOp) string {
+	out := s.do(o)
+	synctest.Wait()
+	return strings.Join(append(out, s.state()...), "\n")
+}
+
+// do runs op and returns what it showed.
+func (s *fuzzSide) do(o fuzzOp) []string {
 	im, q := s.d.im, s.f.q
 	obj, _ := parseObject(im, o.object())
-	var out []string
-	pop := func(failWith error) {
-		if s.f.waiting != nil {
-			out = append(out, "a Pop is already waiting")
-			return
-		}
-		line, returned := s.d.async(s.f, func() string { return s.d.pop(s.f, failWith, false) })
-		if !returned {
-			line = "blocked"
-		}
-		out = append(out, "pop: "+line)
-	}
 	switch o.code % 11 {
 	case 0:
 		if o.variant%8 == 7 {
 			obj = "str" // no metadata: every write refuses it
 		}
-		out = append(out, result(q.Add(obj)))
+		return []string{result(q.Add(obj))}
 	case 1:
-		out = append(out, result(q.Update(obj)))
+		return []string{result(q.Update(obj))}
 	case 2:
-		out = append(out, result(q.Delete(obj)))
+		return []string{result(q.Delete(obj))}
 	case 3:
 		var last any
 		if o.variant%2 == 0 {
 			last = obj
 		}
-		out = append(out, result(q.Delete(im.Tombstone(o.keyName(), last))))
+		return []string{result(q.Delete(im.Tombstone(o.keyName(), last)))}
 	case 4:
-		out = append(out, s.replace(o)...)
+		return s.replace(o)
 	case 5:
-		out = append(out, result(q.Resync()))
+		return []string{result(q.Resync())}
 	case 6:
-		pop(nil)
+		return s.pop(nil)
 	case 7:
-		pop(errors.New("process failed"))
+		return s.pop(errors.New("process failed"))
 	case 8:
 		if o.variant%4 == 0 {
 			q.Close()
-			out = append(out, "closed")
+			return []string{"closed"}
 		}
 	case 9:
 		if q.Bookmark != nil {
-			out = append(out, result(q.Bookmark(fmt.Sprint(o.step))))
+			return []string{result(q.Bookmark(fmt.Sprint(o.step)))}
 		}
 	case 10:
-		if q.PopBatch == nil || s.f.waiting != nil {
-			break
+		if q.PopBatch != nil && s.f.waiting == nil {
+			return []string{"pop-batch: " + s.wait(func() string { return s.d.popBatch(s.f, nil) })}
 		}
-		line, returned := s.d.async(s.f, func() string { return s.d.popBatch(s.f, nil) })
-		if !returned {
-			line = "blocked"
-		}
-		out = append(out, "pop-batch: "+line)
 	}
-	synctest.Wait()
+	return nil
+}
+
+// pop pops once, processing with failWith as the error, unless a Pop is
+// already waiting.
+func (s *fuzzSide) pop(failWith error) []string {
+	if s.f.waiting != nil {
+		return []string{"a Pop is already waiting"}
+	}
+	return []string{"pop: " + s.wait(func() string { return s.d.pop(s.f, failWith, false) })}
+}
+
+// wait runs call as the consumer: its line, or "blocked" while it waits.
+func (s *fuzzSide) wait(call func() string) string {
+	line, returned := s.d.async(s.f, call)
+	if !returned {
+		return "blocked"
+	}
+	return line
+}
+
+// state reports a waiting Pop that returned, then the queue's and the
+// consumer's state.
+func (s *fuzzSide) state() []string {
+	var out []string
 	if w := s.f.waiting; w != nil && isDone(w.done) {
 		s.f.waiting = nil
 		if w.panicked != nil {
@@ -188,15 +202,14 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 		}
 		out = append(out, "the waiting Pop returned: "+w.line)
 	}
+	q := s.f.q
 	out = append(out, fmt.Sprintf("synced=%t closed=%t waiting=%t", q.HasSynced(), q.IsClosed(), s.f.waiting != nil))
-	keys := s.f.cache.ListKeys()
 	var cache []string
-	for _, k := range keys {
+	for _, k := range s.f.cache.ListKeys() {
 		obj, _, _ := s.f.cache.GetByKey(k)
 		cache = append(cache, formatObject(obj))
 	}
-	out = append(out, "cache: "+strings.Join(cache, " "))
-	return strings.Join(out, "\n")
+	return append(out, "cache: "+strings.Join(cache, " "))
 }
 
 // replace picks a list. A RealFIFO gets any subset of the keys. A

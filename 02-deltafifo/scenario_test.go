@@ -3,8 +3,6 @@ package deltafifo_test
 import (
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -37,11 +35,7 @@ func newDriver(im impl) *driver { return &driver{im: im} }
 func startDriver(t testing.TB, im impl, _ *scenario.File) scenario.Driver {
 	d := newDriver(im)
 	t.Cleanup(d.closeAll) // release any Pop still waiting, so the bubble can end
-	return d.step
-}
-
-func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
-	return commands.Run(d, t, td)
+	return commands.Driver(d)
 }
 
 // closeAll releases every waiting Pop at the end of a file.

@@ -37,22 +37,8 @@ func init() {
 				Indexer:    idx,
 				IndexNames: func() []string { return slices.Sorted(maps.Keys(idx.GetIndexers())) },
 				AddIndexes: func(names ...string) error { return idx.AddIndexers(indexers(names)) },
-				ListPods: func(ns, sel string) ([]*v1.Pod, error) {
-					s, err := selector(sel)
-					if err != nil {
-						return nil, err
-					}
-					if ns == "" {
-						return pods.List(s)
-					}
-					return pods.Namespace(ns).List(s)
-				},
-				GetPod: func(ns, name string) (*v1.Pod, error) {
-					if ns == "" {
-						return pods.Get(name)
-					}
-					return pods.Namespace(ns).Get(name)
-				},
+				Pods:       pods,
+				PodsIn:     func(ns string) podReader { return pods.Namespace(ns) },
 			}
 		},
 		KeyFunc:                 ours.MetaNamespaceKeyFunc,

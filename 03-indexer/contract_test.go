@@ -43,10 +43,38 @@ type Indexer interface {
 // between implementations wrapped as functions.
 type handle struct {
 	Indexer
-	IndexNames func() []string                              // sorted GetIndexers names
-	AddIndexes func(names ...string) error                  // AddIndexers from the catalogue
-	ListPods   func(ns, selector string) ([]*v1.Pod, error) // Lister.List (ns "" for all)
-	GetPod     func(ns, name string) (*v1.Pod, error)       // Lister.Namespace(ns).Get, or Get when ns is ""
+	IndexNames func() []string             // sorted GetIndexers names
+	AddIndexes func(names ...string) error // AddIndexers from the catalogue
+	// Pods lists and gets the pods of every namespace (a pod lister),
+	// PodsIn those of namespace ns (Lister.Namespace(ns)).
+	Pods   podReader
+	PodsIn func(ns string) podReader
+}
+
+// podReader is a pod lister, over every namespace or over one.
+type podReader interface {
+	List(selector labels.Selector) ([]*v1.Pod, error)
+	Get(name string) (*v1.Pod, error)
+}
+
+// ListPods lists the pods of namespace ns ("" for every namespace) that
+// the label selector sel matches.
+func (h handle) ListPods(ns, sel string) ([]*v1.Pod, error) {
+	s, err := selector(sel)
+	if err != nil {
+		return nil, err
+	}
+	return h.podsOf(ns).List(s)
+}
+
+// GetPod gets pod name of namespace ns, or by name alone when ns is "".
+func (h handle) GetPod(ns, name string) (*v1.Pod, error) { return h.podsOf(ns).Get(name) }
+
+func (h handle) podsOf(ns string) podReader {
+	if ns == "" {
+		return h.Pods
+	}
+	return h.PodsIn(ns)
 }
 
 // impl is one implementation of the chapter.

@@ -39,16 +39,16 @@ func (d *driver) index(t testing.TB, td *datadriven.TestData) string {
 	if len(objs) != 1 {
 		td.Fatalf(t, "index takes one object")
 	}
-	return setOrError(idx.Index(stringArg(t, td, "name"), objs[0]))
+	return setOrError(idx.Index(scenario.MustArg(t, td, "name"), objs[0]))
 }
 
 func (d *driver) byIndex(t testing.TB, td *datadriven.TestData) string {
 	idx := d.indexer()
-	return setOrError(idx.ByIndex(stringArg(t, td, "name"), stringArg(t, td, "value")))
+	return setOrError(idx.ByIndex(scenario.MustArg(t, td, "name"), scenario.MustArg(t, td, "value")))
 }
 
 func (d *driver) indexKeys(t testing.TB, td *datadriven.TestData) string {
-	keys, err := d.indexer().IndexKeys(stringArg(t, td, "name"), stringArg(t, td, "value"))
+	keys, err := d.indexer().IndexKeys(scenario.MustArg(t, td, "name"), scenario.MustArg(t, td, "value"))
 	if err != nil {
 		return "error: " + err.Error()
 	}
@@ -57,7 +57,7 @@ func (d *driver) indexKeys(t testing.TB, td *datadriven.TestData) string {
 
 func (d *driver) indexValues(t testing.TB, td *datadriven.TestData) string {
 	idx := d.indexer()
-	return sortedOrNone(idx.ListIndexFuncValues(stringArg(t, td, "name")))
+	return sortedOrNone(idx.ListIndexFuncValues(scenario.MustArg(t, td, "name")))
 }
 
 func (d *driver) indexers(t testing.TB, td *datadriven.TestData) string {

@@ -40,7 +40,7 @@ func (d *driver) listerGet(t testing.TB, td *datadriven.TestData) string {
 	idx := d.indexer()
 	var ns string
 	td.MaybeScanArgs(t, "namespace", &ns)
-	pod, err := idx.GetPod(ns, stringArg(t, td, "name"))
+	pod, err := idx.GetPod(ns, scenario.MustArg(t, td, "name"))
 	if err != nil {
 		return fmt.Sprintf("error: %v (IsNotFound=%t)", err, apierrors.IsNotFound(err))
 	}

@@ -119,7 +119,7 @@ func (d *driver) storeRV(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) bookmark(t testing.TB, td *datadriven.TestData) string {
-	d.indexer().Bookmark(stringArg(t, td, "rv"))
+	d.indexer().Bookmark(scenario.MustArg(t, td, "rv"))
 	return "ok"
 }
 

@@ -29,12 +29,7 @@ type driver struct {
 }
 
 func newDriver(_ testing.TB, im impl, _ *scenario.File) scenario.Driver {
-	d := &driver{im: im}
-	return d.step
-}
-
-func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
-	return commands.Run(d, t, td)
+	return commands.Driver(&driver{im: im})
 }
 
 // indexer is the file's indexer, made on first use, so that a scenario of
@@ -54,11 +49,4 @@ func (d *driver) objects(t testing.TB, td *datadriven.TestData) []any {
 		td.Fatalf(t, "%v", err)
 	}
 	return objs
-}
-
-// stringArg is the value of a required argument.
-func stringArg(t testing.TB, td *datadriven.TestData, key string) string {
-	var s string
-	td.ScanArgs(t, key, &s)
-	return s
 }

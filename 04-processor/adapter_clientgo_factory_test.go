@@ -3,7 +3,6 @@
 package processor_test
 
 import (
-	"reflect"
 	"sync"
 	"time"
 
@@ -75,11 +74,7 @@ func init() {
 			},
 			Start: f.Start,
 			WaitForCacheSync: func(stop <-chan struct{}) map[string]bool {
-				out := map[string]bool{}
-				for t, ok := range f.WaitForCacheSync(stop) {
-					out[reflect.Type.String(t)] = ok
-				}
-				return out
+				return byTypeName(f.WaitForCacheSync(stop))
 			},
 			Shutdown: f.Shutdown,
 		}

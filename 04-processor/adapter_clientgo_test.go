@@ -56,7 +56,11 @@ func wrapClientGo(inf cache.SharedIndexInformer) informer {
 
 // The adapter for the real client-go: the goldens are recorded through it.
 // The queue is chosen by the feature gates the scenario file sets, so the
-// fifoKind argument is not needed here.
+// fifoKind argument is not needed here. It is hand-written, not generated
+// from the reference adapter (//exgen:clientgo): client-go chooses its
+// queue by feature gate where ours takes options, its informers run with a
+// context and its registrations are an interface, and its factory lives in
+// a file of its own (adapter_clientgo_factory_test.go).
 func init() {
 	register(scenario.ClientGo, impl{
 		NewInformer: func(lw *scriptedLW, resync time.Duration, _ fifoKind) informer {

@@ -2,7 +2,6 @@ package processor_test
 
 import (
 	"context"
-	"reflect"
 	"time"
 
 	v1 "k8s.io/api/core/v1"
@@ -94,11 +93,7 @@ func init() {
 				},
 				Start: f.Start,
 				WaitForCacheSync: func(stop <-chan struct{}) map[string]bool {
-					out := map[string]bool{}
-					for t, ok := range f.WaitForCacheSync(stop) {
-						out[reflect.Type.String(t)] = ok
-					}
-					return out
+					return byTypeName(f.WaitForCacheSync(stop))
 				},
 				Shutdown: f.Shutdown,
 			}

@@ -3,6 +3,7 @@ package processor_test
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"sort"
 	"strings"
 	"sync"
@@ -60,6 +61,16 @@ type factory struct {
 	Start            func(stop <-chan struct{})
 	WaitForCacheSync func(stop <-chan struct{}) map[string]bool // by type name
 	Shutdown         func()
+}
+
+// byTypeName is a factory's WaitForCacheSync answer keyed by type name,
+// as the scenarios print it.
+func byTypeName(synced map[reflect.Type]bool) map[string]bool {
+	out := map[string]bool{}
+	for t, ok := range synced {
+		out[t.String()] = ok
+	}
+	return out
 }
 
 // factoryOptions are the options a factory is made with, as client-go's
@@ -161,7 +172,7 @@ type scriptedLW struct {
 	watchIn scopeFilter
 	// requests logs the namespace and selectors of every LIST and WATCH
 	// since the scenario last looked (the `requests` command).
-	requests []string
+	requests notation.Trace
 }
 
 // scopeFilter is the namespace and label selector of one request.
@@ -199,16 +210,7 @@ func (lw *scriptedLW) logRequest(verb, namespace string, opts metav1.ListOptions
 	if opts.FieldSelector != "" {
 		line += " fieldSelector=" + opts.FieldSelector
 	}
-	lw.requests = append(lw.requests, line)
-}
-
-// takeRequests returns the requests logged since the last call.
-func (lw *scriptedLW) takeRequests() []string {
-	lw.mu.Lock()
-	defer lw.mu.Unlock()
-	r := lw.requests
-	lw.requests = nil
-	return r
+	lw.requests.Add("%s", line)
 }
 
 // in is lw seen through one namespace: what a clientset's
@@ -275,26 +277,25 @@ func (lw *scriptedLW) list(namespace string, opts metav1.ListOptions) (runtime.O
 	if err != nil {
 		return nil, err
 	}
-	switch lw.kind {
-	case "configmaps":
-		list := &v1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
-		list.Items = make([]v1.ConfigMap, 0, len(lw.items))
-		for _, o := range lw.items {
-			if in.matches(o) {
-				list.Items = append(list.Items, *o.(*v1.ConfigMap).DeepCopy())
-			}
-		}
-		return list, nil
-	default:
-		list := &v1.PodList{ListMeta: metav1.ListMeta{ResourceVersion: lw.listRV}}
-		list.Items = make([]v1.Pod, 0, len(lw.items))
-		for _, o := range lw.items {
-			if in.matches(o) {
-				list.Items = append(list.Items, *o.(*v1.Pod).DeepCopy())
-			}
-		}
-		return list, nil
+	listMeta := metav1.ListMeta{ResourceVersion: lw.listRV}
+	if lw.kind == "configmaps" {
+		return &v1.ConfigMapList{ListMeta: listMeta, Items: inScope[v1.ConfigMap](lw.items, in)}, nil
 	}
+	return &v1.PodList{ListMeta: listMeta, Items: inScope[v1.Pod](lw.items, in)}, nil
+}
+
+// inScope copies the objects the request would be sent, each a *T.
+func inScope[T any, P interface {
+	*T
+	DeepCopy() *T
+}](objs []runtime.Object, in scopeFilter) []T {
+	out := make([]T, 0, len(objs))
+	for _, o := range objs {
+		if in.matches(o) {
+			out = append(out, *any(o).(P).DeepCopy())
+		}
+	}
+	return out
 }
 
 func (lw *scriptedLW) watch(namespace string, opts metav1.ListOptions) (watch.Interface, error) {
@@ -439,8 +440,9 @@ type recorder struct {
 	im   impl
 	name string
 
+	events notation.Trace // not yet reported
+
 	mu      sync.Mutex
-	events  []string // not yet reported
 	calls   int
 	block   bool
 	release chan struct{} // closed by unblock
@@ -452,7 +454,7 @@ func newRecorder(im impl, name string, block bool) *recorder {
 
 func (r *recorder) record(ev string) {
 	r.mu.Lock()
-	r.events = append(r.events, ev)
+	r.events.Append(ev)
 	r.calls++
 	block := r.block
 	r.mu.Unlock()
@@ -483,10 +485,4 @@ func (r *recorder) unblock() {
 }
 
 // take returns and forgets the events recorded since the last take.
-func (r *recorder) take() []string {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	ev := r.events
-	r.events = nil
-	return ev
-}
+func (r *recorder) take() []string { return r.events.Take() }

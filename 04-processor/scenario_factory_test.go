@@ -71,9 +71,9 @@ func (f *factoryState) stop() {
 }
 
 func (d *driver) newFactory(t testing.TB, td *datadriven.TestData) string {
-	resync, _ := durationArg(t, td, "resync")
-	opts := factoryOptions{Namespace: stringArg(t, td, "namespace"), LabelSelector: stringArg(t, td, "label-selector"), Transform: td.HasArg("transform")}
-	if c := stringArg(t, td, "custom-resync"); c != "" {
+	resync, _ := scenario.DurationArg(t, td, "resync")
+	opts := factoryOptions{Namespace: scenario.Arg(t, td, "namespace"), LabelSelector: scenario.Arg(t, td, "label-selector"), Transform: td.HasArg("transform")}
+	if c := scenario.Arg(t, td, "custom-resync"); c != "" {
 		kind, period, _ := strings.Cut(c, ":")
 		v, err := time.ParseDuration(period)
 		if err != nil {
@@ -88,7 +88,7 @@ func (d *driver) newFactory(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) factoryInformer(t testing.TB, td *datadriven.TestData) string {
-	kind := stringArg(t, td, "kind")
+	kind := scenario.Arg(t, td, "kind")
 	id, inf := d.fac.fac.InformerFor(kind, d.lw(kind))
 	if d.inf == nil {
 		d.inf = &inf

@@ -106,10 +106,10 @@ func (c *callbacks) unblockAll() {
 }
 
 func (d *driver) addHandler(t testing.TB, td *datadriven.TestData) string {
-	name := stringArg(t, td, "name")
+	name := scenario.Arg(t, td, "name")
 	h := newRecorder(d.im, name, td.HasArg("block"))
 	var resync *time.Duration
-	if v, ok := durationArg(t, td, "resync"); ok {
+	if v, ok := scenario.DurationArg(t, td, "resync"); ok {
 		resync = &v
 	}
 	reg, err := d.informer(t, td).AddEventHandler(h, resync)
@@ -123,7 +123,7 @@ func (d *driver) addHandler(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) removeHandler(t testing.TB, td *datadriven.TestData) string {
-	name := stringArg(t, td, "name")
+	name := scenario.Arg(t, td, "name")
 	reg, ok := d.calls.regs[name]
 	if !ok {
 		td.Fatalf(t, "no handler %q", name)
@@ -134,7 +134,7 @@ func (d *driver) removeHandler(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) unblock(t testing.TB, td *datadriven.TestData) string {
-	d.calls.handlers[stringArg(t, td, "name")].unblock()
+	d.calls.handlers[scenario.Arg(t, td, "name")].unblock()
 	d.settle()
 	return "ok"
 }
@@ -148,7 +148,7 @@ func (d *driver) hasSynced(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) waitForCacheSync(t testing.TB, td *datadriven.TestData) string {
-	timeout, ok := durationArg(t, td, "timeout")
+	timeout, ok := scenario.DurationArg(t, td, "timeout")
 	if !ok {
 		timeout = 5 * time.Second
 	}

@@ -95,8 +95,8 @@ func (d *driver) cleanup() {
 }
 
 func (d *driver) newInformer(t testing.TB, td *datadriven.TestData) string {
-	resync, _ := durationArg(t, td, "resync")
-	inf := d.im.NewInformer(d.lw(stringArg(t, td, "kind")), resync, d.fifo)
+	resync, _ := scenario.DurationArg(t, td, "resync")
+	inf := d.im.NewInformer(d.lw(scenario.Arg(t, td, "kind")), resync, d.fifo)
 	d.inf = &inf
 	return "ok"
 }
@@ -148,34 +148,13 @@ func (d *driver) setWatchErrorHandler(t testing.TB, td *datadriven.TestData) str
 }
 
 func (d *driver) addIndexer(t testing.TB, td *datadriven.TestData) string {
-	return notation.Result(d.informer(t, td).AddIndexer(stringArg(t, td, "name"), byNode))
+	return notation.Result(d.informer(t, td).AddIndexer(scenario.Arg(t, td, "name"), byNode))
 }
 
 func (d *driver) byIndex(t testing.TB, td *datadriven.TestData) string {
-	objs, err := d.informer(t, td).ByIndex(stringArg(t, td, "name"), stringArg(t, td, "value"))
+	objs, err := d.informer(t, td).ByIndex(scenario.Arg(t, td, "name"), scenario.Arg(t, td, "value"))
 	if err != nil {
 		return notation.Result(err)
 	}
 	return formatSet(d.im, objs)
-}
-
-// stringArg is the value of an optional argument, "" when it is absent.
-func stringArg(t testing.TB, td *datadriven.TestData, key string) string {
-	var s string
-	td.MaybeScanArgs(t, key, &s)
-	return s
-}
-
-// durationArg is the value of an optional duration argument; false when
-// it is absent.
-func durationArg(t testing.TB, td *datadriven.TestData, key string) (time.Duration, bool) {
-	s := stringArg(t, td, key)
-	if s == "" {
-		return 0, false
-	}
-	v, err := time.ParseDuration(s)
-	if err != nil {
-		td.Fatalf(t, "%s: %v", key, err)
-	}
-	return v, true
 }

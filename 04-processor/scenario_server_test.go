@@ -59,11 +59,11 @@ func (d *driver) lw(kind string) *scriptedLW {
 }
 
 func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
-	rv := stringArg(t, td, "rv")
+	rv := scenario.Arg(t, td, "rv")
 	if rv == "" {
 		rv = "1"
 	}
-	lw := d.lw(stringArg(t, td, "kind"))
+	lw := d.lw(scenario.Arg(t, td, "kind"))
 	var objs []runtime.Object
 	for _, line := range notation.Lines(td.Input) {
 		objs = append(objs, d.object(t, td, lw.kind, line))
@@ -78,7 +78,7 @@ func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) listError(t testing.TB, td *datadriven.TestData) string {
-	lw := d.lw(stringArg(t, td, "kind"))
+	lw := d.lw(scenario.Arg(t, td, "kind"))
 	lw.mu.Lock()
 	lw.listErr = errors.New(strings.TrimSpace(td.Input))
 	lw.mu.Unlock()
@@ -86,7 +86,7 @@ func (d *driver) listError(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) watch(t testing.TB, td *datadriven.TestData) string {
-	lw := d.lw(stringArg(t, td, "kind"))
+	lw := d.lw(scenario.Arg(t, td, "kind"))
 	for _, line := range strings.Split(strings.TrimSpace(td.Input), "\n") {
 		typ, rest, _ := strings.Cut(strings.TrimSpace(line), " ")
 		var obj runtime.Object
@@ -106,13 +106,13 @@ func (d *driver) watch(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) closeWatch(t testing.TB, td *datadriven.TestData) string {
-	d.lw(stringArg(t, td, "kind")).closeWatch()
+	d.lw(scenario.Arg(t, td, "kind")).closeWatch()
 	d.settle()
 	return "ok"
 }
 
 func (d *driver) requests(t testing.TB, td *datadriven.TestData) string {
-	return strings.Join(notation.OrNone(d.lw(stringArg(t, td, "kind")).takeRequests()), "\n")
+	return strings.Join(notation.OrNone(d.lw(scenario.Arg(t, td, "kind")).requests.Take()), "\n")
 }
 
 // object is one object line of the step's input, of kind.

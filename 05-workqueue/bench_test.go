@@ -106,7 +106,7 @@ func BenchmarkAddRateLimited(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		q := im.NewQueue(rateLimitingQueue, "", spec)
+		q := im.NewQueue(rateLimitingQueue, "", im.NewLimiter(spec))
 		defer q.ShutDown()
 		i := 0
 		for b.Loop() {

@@ -66,18 +66,30 @@ const (
 // impl is one implementation of the chapter.
 type impl struct {
 	// NewQueue makes a queue of the given kind. A non-empty name gives it
-	// metrics, recorded by a fresh in-memory provider. limiter is used by
-	// rate-limiting queues only.
-	NewQueue func(kind, name string, limiter *limiterSpec) handle
+	// metrics, recorded by a fresh in-memory provider. limiter, made by
+	// NewLimiter, is used by rate-limiting queues only.
+	NewQueue func(kind, name string, limiter RateLimiter) handle
 	// NewLimiter makes a rate limiter from its spec.
 	NewLimiter func(spec *limiterSpec) RateLimiter
 }
 
-// impls holds every implementation; the adapter files register themselves.
+// impls holds every implementation; the adapter files register themselves:
+// adapter_<impl>_test.go its queues, limiter_<impl>_test.go its rate
+// limiters.
 var impls = scenario.Registry[impl]{}
 
-// register adds an implementation under its name.
-func register(name string, im impl) { impls[name] = im }
+// register adds an implementation's queues under its name.
+func register(name string, im impl) {
+	im.NewLimiter = impls[name].NewLimiter
+	impls[name] = im
+}
+
+// registerLimiters adds an implementation's rate limiters under its name.
+func registerLimiters(name string, newLimiter func(spec *limiterSpec) RateLimiter) {
+	im := impls[name]
+	im.NewLimiter = newLimiter
+	impls[name] = im
+}
 
 // histograms are the metrics shown as observations, not a value.
 var histograms = map[string]bool{

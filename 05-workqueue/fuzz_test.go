@@ -86,7 +86,7 @@ func newFuzzSide(t *testing.T, im impl) *fuzzSide {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &fuzzSide{q: im.NewQueue(rateLimitingQueue, "fuzz", spec)}
+	s := &fuzzSide{q: im.NewQueue(rateLimitingQueue, "fuzz", im.NewLimiter(spec))}
 	t.Cleanup(func() {
 		s.q.ShutDown()
 		for _, item := range s.held {

@@ -83,14 +83,15 @@ func (d *driver) newQueue(t testing.TB, td *datadriven.TestData) string {
 	var kind, name string
 	td.ScanArgs(t, "kind", &kind)
 	td.MaybeScanArgs(t, "name", &name)
-	var spec *limiterSpec
+	var limiter RateLimiter
 	if kind == rateLimitingQueue {
-		var err error
-		if spec, err = parseLimiter(td.Input); err != nil {
+		spec, err := parseLimiter(td.Input)
+		if err != nil {
 			td.Fatalf(t, "%v", err)
 		}
+		limiter = d.im.NewLimiter(spec)
 	}
-	q := d.im.NewQueue(kind, name, spec)
+	q := d.im.NewQueue(kind, name, limiter)
 	d.q = &q
 	return "ok"
 }

@@ -11,9 +11,15 @@ import (
 )
 
 // The adapter for our own controller on our own parts (chapters 01–05).
-// `make exercises` derives the exercise adapter from this file by pointing
-// it at the exercise/ copy, so keep everything inside init: the twin must
-// not redeclare anything.
+// `make exercises` derives two twins from this file, so keep everything
+// inside init (a twin must not redeclare anything): the exercise adapter,
+// pointed at the exercise/ copy, and the client-go adapter, through which
+// the goldens are recorded: the same controller on client-go's generated
+// informers, listers and util/workqueue. wiring/clientgo has wiring/ours's
+// API (it translates client-go's tombstones for the handlers), so renaming
+// the package (the directive below) is all the client-go one needs.
+//
+//exgen:clientgo example.com/walkthrough/06-controller/wiring/clientgo ours
 func init() {
 	register(scenario.Exercise, impl{Build: func(e env) system {
 		w := ours.New(e.Kube, e.Walk, ours.Options{})
@@ -57,7 +63,7 @@ func init() {
 			Sync:             c.Sync,
 			Shutdown:         w.Shutdown,
 			DeploymentDelete: deploymentDelete,
-			Tombstone:        ours.Tombstone,
+			Tombstone:        ours.NewTombstone,
 		}
 	}})
 }

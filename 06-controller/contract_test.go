@@ -3,7 +3,6 @@ package controller_test
 import (
 	"context"
 	"fmt"
-	"sync"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -11,6 +10,7 @@ import (
 
 	walkfake "example.com/walkthrough/06-controller/pkg/generated/clientset/versioned/fake"
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // This file is the contract the scenarios drive. Each implementation
@@ -99,10 +99,7 @@ func (r *recorder) Eventf(object runtime.Object, eventtype, reason, messageFmt s
 
 // actionLog collects the lines of one step: the controller's writes and
 // its Events, each tagged with the Rollout it is about.
-type actionLog struct {
-	mu    sync.Mutex
-	lines []logLine
-}
+type actionLog struct{ notation.Log[logLine] }
 
 type logLine struct {
 	rollout string // the "namespace/name" of the Rollout the line concerns
@@ -110,15 +107,5 @@ type logLine struct {
 }
 
 func (l *actionLog) add(rollout, format string, args ...any) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	l.lines = append(l.lines, logLine{rollout, fmt.Sprintf(format, args...)})
-}
-
-func (l *actionLog) take() []logLine {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	out := l.lines
-	l.lines = nil
-	return out
+	l.Append(logLine{rollout, fmt.Sprintf(format, args...)})
 }

@@ -39,8 +39,9 @@ func TestDifferential(t *testing.T) {
 				results[name] = res
 				synctest.Test(t, func(t *testing.T) {
 					d := newDriverState(t, impls[name])
+					step := commands.Driver(d)
 					datadriven.RunTest(t, path, func(t *testing.T, td *datadriven.TestData) string {
-						res.steps = append(res.steps, td.Pos+": "+d.step(t, td))
+						res.steps = append(res.steps, td.Pos+": "+step(t, td))
 						return td.Expected
 					})
 					res.rollouts, res.deployments = d.finalObjects(t)

@@ -138,7 +138,7 @@ func runE2EController(t *testing.T, which string, kube kubernetes.Interface, wal
 				DeploymentAdd: c.OnDeploymentAdd, DeploymentUpdate: c.OnDeploymentUpdate, DeploymentDelete: c.OnDeploymentDelete})
 		}
 	default:
-		w := clientgo.New(kube, walk, 0)
+		w := clientgo.New(kube, walk, clientgo.Options{})
 		cfg.Rollouts, cfg.Deployments, cfg.Queue, cfg.Synced = w.Rollouts(), w.Deployments(), w.Queue(), w.Synced()
 		start, shutdown = w.Start, w.Shutdown
 		add = func(c *controller.Controller) error {

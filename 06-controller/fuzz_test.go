@@ -62,7 +62,7 @@ func FuzzControllers(f *testing.F) {
 				// wait (1000 s); then nothing may happen for an hour.
 				time.Sleep(20 * time.Minute)
 				d.settle()
-				d.log.take()
+				d.log.Take()
 				d.takeQueued()
 				d.mu.Lock()
 				syncs := d.gets
@@ -75,7 +75,7 @@ func FuzzControllers(f *testing.F) {
 				if syncs > 0 {
 					t.Fatalf("%s: the controller synced %d times in an hour with nothing changing (hot loop)", name, syncs)
 				}
-				if lines := d.log.take(); len(lines) > 0 {
+				if lines := d.log.Take(); len(lines) > 0 {
 					t.Fatalf("%s: the controller kept writing with nothing changing (hot loop): %v", name, lines)
 				}
 				if keys := d.takeQueued(); len(keys) > 0 {
@@ -162,5 +162,5 @@ func fuzzStep(t *testing.T, d *driver, line string) {
 	if err != nil {
 		t.Fatalf("%s: %v", line, err)
 	}
-	d.step(t, &datadriven.TestData{Pos: "fuzz: " + line, Cmd: cmd, CmdArgs: args})
+	commands.Run(d, t, &datadriven.TestData{Pos: "fuzz: " + line, Cmd: cmd, CmdArgs: args})
 }

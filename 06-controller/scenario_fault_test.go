@@ -39,7 +39,7 @@ func (d *driver) inject(t testing.TB, td *datadriven.TestData) {
 	}
 	verb := td.CmdArgs[0].Key
 	resource, sub, _ := strings.Cut(td.CmdArgs[1].Key, "/")
-	times := intArg(t, td, "times", 1)
+	times := scenario.IntArg(t, td, "times", 1)
 	kind := "conflict"
 	for _, a := range td.CmdArgs {
 		if a.Key == "error" {

@@ -2,7 +2,6 @@ package controller_test
 
 import (
 	"context"
-	"strconv"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -97,8 +96,8 @@ func (d *driver) start(t testing.TB, td *datadriven.TestData) string {
 	if d.sys != nil {
 		td.Fatalf(t, "start: already started")
 	}
-	d.env.Workers = intArg(t, td, "workers", 2)
-	d.env.MaxRetries = intArg(t, td, "max-retries", 0)
+	d.env.Workers = scenario.IntArg(t, td, "workers", 2)
+	d.env.MaxRetries = scenario.IntArg(t, td, "max-retries", 0)
 	sys := d.im.Build(d.env)
 	d.sys = &sys
 	d.ctx, d.cancel = context.WithCancel(context.Background())
@@ -152,19 +151,4 @@ func (d *driver) stop() {
 		d.q.ShutDown() // Run never ran, so nothing else stops the queue
 	}
 	d.sys.Shutdown()
-}
-
-// intArg is the value of an optional number argument, def when it is
-// absent.
-func intArg(t testing.TB, td *datadriven.TestData, name string, def int) int {
-	for _, a := range td.CmdArgs {
-		if a.Key == name && len(a.Vals) > 0 {
-			n, err := strconv.Atoi(a.Vals[0])
-			if err != nil {
-				td.Fatalf(t, "%s: %v", name, err)
-			}
-			return n
-		}
-	}
-	return def
 }

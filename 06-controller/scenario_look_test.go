@@ -95,7 +95,7 @@ func (d *driver) logWrite(verb, sub string, obj runtime.Object, outcome string) 
 // event behind, or a retry that fails the same way) is shown once, the
 // first time: how often a key was retried is what `requeues` is for.
 func (d *driver) render(head string) string {
-	lines := d.log.take()
+	lines := d.log.Take()
 	sort.SliceStable(lines, func(i, j int) bool { return lines[i].rollout < lines[j].rollout })
 	var out []string
 	if head != "" {

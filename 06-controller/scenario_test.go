@@ -5,8 +5,6 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/cockroachdb/datadriven"
-
 	"example.com/walkthrough/workshop/scenario"
 )
 
@@ -51,7 +49,7 @@ type driver struct {
 }
 
 func newDriver(t testing.TB, im impl, _ *scenario.File) scenario.Driver {
-	return newDriverState(t, im).step
+	return commands.Driver(newDriverState(t, im))
 }
 
 // newDriverState is the driver of one file, for the tests that play
@@ -61,8 +59,4 @@ func newDriverState(t testing.TB, im impl) *driver {
 	d.env = d.newEnv()
 	t.Cleanup(d.stop)
 	return d
-}
-
-func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
-	return commands.Run(d, t, td)
 }

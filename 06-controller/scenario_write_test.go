@@ -70,7 +70,7 @@ func (d *driver) deploymentStatus(t testing.TB, td *datadriven.TestData) string 
 	if err != nil {
 		td.Fatalf(t, "%v", err)
 	}
-	dep.Status.AvailableReplicas = int32(intArg(t, td, "available", 0))
+	dep.Status.AvailableReplicas = int32(scenario.IntArg(t, td, "available", 0))
 	dep.Status.Replicas = dep.Status.AvailableReplicas
 	if _, err := deployments.UpdateStatus(ctx, dep, metav1.UpdateOptions{}); err != nil {
 		td.Fatalf(t, "%v", err)

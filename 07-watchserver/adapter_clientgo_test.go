@@ -28,7 +28,8 @@ import (
 // every chapter's goldens are recorded; for this chapter the thing
 // recorded is the server. Without a cluster the scenarios skip, so
 // `WALKTHROUGH_IMPL=client-go go test` is green offline and records
-// nothing.
+// nothing. So it is hand-written: it shares nothing with the reference
+// adapter, which starts our server over an embedded etcd.
 func init() {
 	register(scenario.ClientGo, impl{Start: func(t testing.TB) target {
 		cfg := cluster.Require(t)

@@ -92,10 +92,3 @@ func (d *driver) do(method, url string, body []byte) (int, []byte) {
 	out, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, out
 }
-
-// arg is the value of an optional argument, "" when it is absent.
-func arg(t testing.TB, td *datadriven.TestData, key string) string {
-	var s string
-	td.MaybeScanArgs(t, key, &s)
-	return s
-}

@@ -28,12 +28,12 @@ func (d *driver) watchEtcd(t testing.TB, td *datadriven.TestData) string {
 	if d.target.WatchEtcd == nil {
 		td.Fatalf(d.t, "this target cannot watch etcd")
 	}
-	rv, err := strconv.ParseInt(d.norm.value(arg(t, td, "rv")), 10, 64)
+	rv, err := strconv.ParseInt(d.norm.value(scenario.Arg(t, td, "rv")), 10, 64)
 	if err != nil {
 		td.Fatalf(d.t, "watch-etcd needs rv=<a known revision label>: %v", err)
 	}
 	events, stop := d.target.WatchEtcd(d.t, rv)
-	d.watches[arg(t, td, "id")] = &openWatch{raw: events, body: closerFunc(stop)}
+	d.watches[scenario.Arg(t, td, "id")] = &openWatch{raw: events, body: closerFunc(stop)}
 	return "watching etcd"
 }
 

@@ -33,21 +33,21 @@ func (d *driver) frame(t testing.TB, td *datadriven.TestData) string {
 	if d.target.Frame == nil {
 		td.Fatalf(d.t, "this target cannot encode frames")
 	}
-	typ := watch.EventType(arg(t, td, "type"))
+	typ := watch.EventType(scenario.Arg(t, td, "type"))
 	var obj runtime.Object
 	if typ == watch.Error {
-		code, _ := strconv.Atoi(arg(t, td, "code"))
+		code, _ := strconv.Atoi(scenario.Arg(t, td, "code"))
 		obj = &metav1.Status{Status: metav1.StatusFailure, Code: int32(code),
 			Reason: metav1.StatusReasonExpired, Message: "too old resource version: 1 (2)"}
 	} else {
-		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: arg(t, td, "name"), ResourceVersion: arg(t, td, "rv")}}
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: scenario.Arg(t, td, "name"), ResourceVersion: scenario.Arg(t, td, "rv")}}
 		if cm.Name != "" {
 			cm.Namespace = "ns"
 			cm.Data = dataOf(td.Input)
 		}
 		obj = cm
 	}
-	protobuf := arg(t, td, "format") == "protobuf"
+	protobuf := scenario.Arg(t, td, "format") == "protobuf"
 	b, err := d.target.Frame(typ, obj, protobuf)
 	if err != nil {
 		return "error: " + err.Error()

@@ -32,12 +32,12 @@ object indented, or an error's Status.`,
 func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 	q := url.Values{}
 	if td.HasArg("rv") {
-		q.Set("resourceVersion", d.norm.value(arg(t, td, "rv")))
-		if arg(t, td, "rv") == "0" {
+		q.Set("resourceVersion", d.norm.value(scenario.Arg(t, td, "rv")))
+		if scenario.Arg(t, td, "rv") == "0" {
 			d.serving() // only a LIST at resourceVersion=0 reads the cache
 		}
 	}
-	if v := arg(t, td, "match"); v != "" {
+	if v := scenario.Arg(t, td, "match"); v != "" {
 		q.Set("resourceVersionMatch", v)
 	}
 	selectors(t, td, q)
@@ -45,10 +45,10 @@ func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 		// $ns is the scenario's namespace, whose name differs per run.
 		q.Set("fieldSelector", strings.ReplaceAll(v, "$ns", d.namespace()))
 	}
-	if v := arg(t, td, "limit"); v != "" {
+	if v := scenario.Arg(t, td, "limit"); v != "" {
 		q.Set("limit", v)
 	}
-	if v := arg(t, td, "continue"); v != "" {
+	if v := scenario.Arg(t, td, "continue"); v != "" {
 		q.Set("continue", d.norm.value(v))
 	}
 	base := d.target.Base
@@ -64,10 +64,10 @@ func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 // selectors sets labelSelector and fieldSelector from the step's selector=
 // and fields= arguments (no spaces: app=web, app!=db, metadata.name=a).
 func selectors(t testing.TB, td *datadriven.TestData, q url.Values) {
-	if v := arg(t, td, "selector"); v != "" {
+	if v := scenario.Arg(t, td, "selector"); v != "" {
 		q.Set("labelSelector", v)
 	}
-	if v := arg(t, td, "fields"); v != "" {
+	if v := scenario.Arg(t, td, "fields"); v != "" {
 		q.Set("fieldSelector", v)
 	}
 }

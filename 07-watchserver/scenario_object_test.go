@@ -42,25 +42,25 @@ GETs the ConfigMap N. Prints the response, as create does.`,
 }
 
 func (d *driver) create(t testing.TB, td *datadriven.TestData) string {
-	body := configMapIn(arg(t, td, "namespace"), arg(t, td, "name"), d.norm.value(arg(t, td, "rv")), arg(t, td, "labels"), td.Input)
+	body := configMapIn(scenario.Arg(t, td, "namespace"), scenario.Arg(t, td, "name"), d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
 	return d.result(d.do("POST", d.target.Base, body))
 }
 
 func (d *driver) update(t testing.TB, td *datadriven.TestData) string {
-	bodyName := arg(t, td, "name")
+	bodyName := scenario.Arg(t, td, "name")
 	if td.HasArg("body-name") {
-		bodyName = arg(t, td, "body-name")
+		bodyName = scenario.Arg(t, td, "body-name")
 	}
-	body := configMap(bodyName, d.norm.value(arg(t, td, "rv")), arg(t, td, "labels"), td.Input)
-	return d.result(d.do("PUT", d.target.Base+"/"+arg(t, td, "name"), body))
+	body := configMap(bodyName, d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
+	return d.result(d.do("PUT", d.target.Base+"/"+scenario.Arg(t, td, "name"), body))
 }
 
 func (d *driver) delete(t testing.TB, td *datadriven.TestData) string {
-	return d.result(d.do("DELETE", d.target.Base+"/"+arg(t, td, "name"), nil))
+	return d.result(d.do("DELETE", d.target.Base+"/"+scenario.Arg(t, td, "name"), nil))
 }
 
 func (d *driver) get(t testing.TB, td *datadriven.TestData) string {
-	return d.result(d.do("GET", d.target.Base+"/"+arg(t, td, "name"), nil))
+	return d.result(d.do("GET", d.target.Base+"/"+scenario.Arg(t, td, "name"), nil))
 }
 
 // configMap builds a request body from name=... and key=value lines.

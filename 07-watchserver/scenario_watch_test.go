@@ -87,13 +87,13 @@ func (d *driver) events(t testing.TB, td *datadriven.TestData) string {
 	var n int
 	td.ScanArgs(t, "n", &n)
 	each := func() <-chan time.Time { return time.After(eventWait) }
-	return d.read(d.watch(td, arg(t, td, "id")), n, each, fmt.Sprintf("(no event in %v)", eventWait))
+	return d.read(d.watch(td, scenario.Arg(t, td, "id")), n, each, fmt.Sprintf("(no event in %v)", eventWait))
 }
 
 func (d *driver) end(t testing.TB, td *datadriven.TestData) string {
 	total := time.After(eventWait)
 	all := func() <-chan time.Time { return total }
-	return d.read(d.watch(td, arg(t, td, "id")), -1, all, fmt.Sprintf("(still open after %v)", eventWait))
+	return d.read(d.watch(td, scenario.Arg(t, td, "id")), -1, all, fmt.Sprintf("(still open after %v)", eventWait))
 }
 
 // read prints w's events, one a line, until it has n of them (n < 0:
@@ -130,34 +130,34 @@ func (d *driver) openWatch(t testing.TB, td *datadriven.TestData) string {
 	q := url.Values{"watch": {"true"}}
 	selectors(t, td, q)
 	if td.HasArg("rv") {
-		q.Set("resourceVersion", d.norm.value(arg(t, td, "rv")))
+		q.Set("resourceVersion", d.norm.value(scenario.Arg(t, td, "rv")))
 	}
 	if td.HasArg("bookmarks") {
 		q.Set("allowWatchBookmarks", "true")
 	}
-	if v := arg(t, td, "initial"); v != "" {
+	if v := scenario.Arg(t, td, "initial"); v != "" {
 		q.Set("sendInitialEvents", v)
 		if !td.HasArg("no-match") {
 			q.Set("resourceVersionMatch", "NotOlderThan")
 		}
 	}
-	if v := arg(t, td, "match"); v != "" {
+	if v := scenario.Arg(t, td, "match"); v != "" {
 		q.Set("resourceVersionMatch", v)
 	}
-	if v := arg(t, td, "timeout"); v != "" {
+	if v := scenario.Arg(t, td, "timeout"); v != "" {
 		q.Set("timeoutSeconds", v)
 	}
 	accept := "application/json"
-	if arg(t, td, "format") == "protobuf" {
+	if scenario.Arg(t, td, "format") == "protobuf" {
 		accept = "application/vnd.kubernetes.protobuf"
 	}
-	if v := arg(t, td, "accept"); v != "" {
+	if v := scenario.Arg(t, td, "accept"); v != "" {
 		accept = v
 	}
 	if td.HasArg("ws") {
-		return d.openWebSocket(arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, arg(t, td, "format") == "protobuf")
+		return d.openWebSocket(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, scenario.Arg(t, td, "format") == "protobuf")
 	}
-	return d.openHTTPWatch(arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, td.HasArg("causes"))
+	return d.openHTTPWatch(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, td.HasArg("causes"))
 }
 
 // openHTTPWatch starts a watch over HTTP, read in the background.

@@ -8,13 +8,15 @@ import (
 )
 
 // markClientGo is the directive in a reference adapter whose client-go
-// adapter is the same code with our packages renamed: an import path of
-// client-go, then the names of the imports that become it.
+// adapter is the same code with our packages renamed: the import path of
+// the client-go side (a package of client-go, or the chapter's own
+// wiring of it), then the names of the imports that become it.
 //
 //	//exgen:clientgo k8s.io/client-go/tools/cache ours indexer
+//	//exgen:clientgo example.com/walkthrough/06-controller/wiring/clientgo ours
 //
 // A chapter whose client-go adapter differs in more than names keeps it
-// hand-written and has no directive.
+// hand-written, with no directive and a comment saying why.
 const markClientGo = "//exgen:clientgo "
 
 // clientGoTwin derives the client-go adapter from a reference adapter
@@ -44,13 +46,18 @@ func clientGoTwin(base string, src []byte) ([]byte, error) {
 	pkg := path[strings.LastIndex(path, "/")+1:]
 	out := strings.Join(lines, "")
 	for i, name := range names {
-		imp := regexp.MustCompile(`(?m)^\t` + regexp.QuoteMeta(name) + ` "[^"]+"\n`)
-		if !imp.MatchString(out) {
+		// The import named name: name "path", or "…/name" unaliased.
+		imp := regexp.MustCompile(`(?m)^\t(?:` + regexp.QuoteMeta(name) + ` "([^"]+)"|"([^"]*/` + regexp.QuoteMeta(name) + `)")\n`)
+		m := imp.FindStringSubmatch(out)
+		if m == nil {
 			return nil, fmt.Errorf("%s: %s names the import %s, which the adapter does not have", base, strings.TrimSpace(markClientGo), name)
 		}
-		with := "" // the client-go import, a group of its own, takes the place of the first
+		with := "" // the client-go import takes the place of the first
 		if i == 0 {
-			with = fmt.Sprintf("\t%q\n\n", path)
+			with = fmt.Sprintf("\t%q\n", path)
+			if domain(path) != domain(m[1]+m[2]) {
+				with += "\n" // in a group of its own
+			}
 		}
 		out = imp.ReplaceAllLiteralString(out, with)
 		out = regexp.MustCompile(`\b`+regexp.QuoteMeta(name)+`\.`).ReplaceAllLiteralString(out, pkg+".")
@@ -66,4 +73,10 @@ func clientGoTwin(base string, src []byte) ([]byte, error) {
 		return nil, fmt.Errorf("the client-go twin of %s does not parse: %w", base, err)
 	}
 	return formatted, nil
+}
+
+// domain is an import path's first element, which groups the imports.
+func domain(path string) string {
+	first, _, _ := strings.Cut(path, "/")
+	return first
 }

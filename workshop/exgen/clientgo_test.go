@@ -68,3 +68,26 @@ func init() {
 		t.Errorf("an edited client-go twin is not stale: %v", stale)
 	}
 }
+
+// TestClientGoTwinOfAWiring: the directive may name a wiring of the
+// chapter's own, imported without an alias; the client-go side's import
+// then stays in the group of the one it replaces.
+func TestClientGoTwinOfAWiring(t *testing.T) {
+	src := strings.NewReplacer(
+		`ours "example.com/sample"`, `"example.com/sample/wiring/ours"`,
+		"k8s.io/client-go/tools/cache ours", "example.com/sample/wiring/clientgo ours",
+	).Replace(adapterSample)
+	got, err := clientGoTwin("adapter_reference_test.go", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"(ours renamed clientgo)",
+		"import (\n\t\"example.com/sample/wiring/clientgo\"\n\t\"example.com/walkthrough/workshop/scenario\"\n)",
+		"register(scenario.ClientGo, clientgo.NewStore)",
+	} {
+		if !strings.Contains(string(got), want) {
+			t.Errorf("the client-go twin has no %q:\n%s", want, got)
+		}
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"io/fs"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -50,12 +49,12 @@ func workspaceOf(t *testing.T, names ...string) string {
 	dst := t.TempDir()
 	use := ""
 	for _, dir := range append(names, "workshop") {
-		copyTree(t, filepath.Join(src, dir), filepath.Join(dst, dir))
+		must(t, os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))))
 		use += "\t./" + dir + "\n"
 	}
 	// The docs too: a chapter's tests keep its doc's command reference
 	// fresh.
-	copyTree(t, filepath.Join(src, "docs"), filepath.Join(dst, "docs"))
+	must(t, os.CopyFS(filepath.Join(dst, "docs"), os.DirFS(filepath.Join(src, "docs"))))
 	goLine := "go 1.26.8"
 	if data, err := os.ReadFile(filepath.Join(src, "go.work")); err == nil {
 		goLine, _, _ = strings.Cut(string(data), "\n")
@@ -68,25 +67,6 @@ func workspaceOf(t *testing.T, names ...string) string {
 		must(t, exgen.Write(filepath.Join(dst, name)))
 	}
 	return dst
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
-	})
-	must(t, err)
 }
 
 func must(t *testing.T, err error) {

@@ -67,6 +67,12 @@ func (tb Table[D]) Run(d D, t testing.TB, td *datadriven.TestData) string {
 	return tb.commands[i].Run(d, t, td)
 }
 
+// Driver plays each step of a file on d with the table's commands: the
+// driver of a chapter whose steps need nothing more.
+func (tb Table[D]) Driver(d D) Driver {
+	return func(t testing.TB, td *datadriven.TestData) string { return tb.Run(d, t, td) }
+}
+
 // Has reports whether the table has a command named name.
 func (tb Table[D]) Has(name string) bool {
 	return slices.ContainsFunc(tb.commands, func(c Command[D]) bool { return c.Name == name })

@@ -31,76 +31,105 @@ func report(chapter, impl, recordedFrom string, f *File, d *divergence) string {
 	if recordedFrom == "" {
 		recordedFrom = "client-go"
 	}
-	var b strings.Builder
-	rel := relToWorkspace(chapter, d.pos)
 	if OnYourCopy() {
 		impl = "your copy"
 	}
+	var b strings.Builder
+	writeStep(&b, relToWorkspace(chapter, d.pos), impl, f, d)
+	h := writeDifference(&b, chapter, recordedFrom, impl, f, d)
+	switch {
+	case d.panicked.notDone() != nil:
+		writeHints(&b, impl, h)
+	case OnYourCopy():
+		// The runner finds whose code diverged and names that exercise.
+	case impl == Exercise:
+		writeChecks(&b, h)
+	default:
+		writeHints(&b, impl, h)
+	}
+	return b.String()
+}
+
+// hints are the exercises a report speaks of: their markers (from the
+// chapter owner's reference) and the ids to show.
+type hints struct {
+	byID  map[int]exgen.Exercise
+	owner string
+	blame []int
+}
+
+// writeStep writes where the step is, what happened to it, and what the
+// scenario and the step are about.
+func writeStep(b *strings.Builder, rel, impl string, f *File, d *divergence) {
 	what := "diverged"
 	if d.panicked != nil {
 		what = "stopped"
 	}
-	fmt.Fprintf(&b, "\n%s: step %d %s (implementation: %s)\n", rel, d.step, what, impl)
+	fmt.Fprintf(b, "\n%s: step %d %s (implementation: %s)\n", rel, d.step, what, impl)
 	if f.Story != "" {
-		fmt.Fprintf(&b, "  Scenario: %s\n", wrap(f.Story, "            "))
+		fmt.Fprintf(b, "  Scenario: %s\n", wrap(f.Story, "            "))
 	}
-	fmt.Fprintf(&b, "  Step %d:   %s\n", d.step, d.cmd)
+	fmt.Fprintf(b, "  Step %d:   %s\n", d.step, d.cmd)
 	for _, line := range strings.Split(strings.TrimRight(d.input, "\n"), "\n") {
 		if line != "" {
-			fmt.Fprintf(&b, "            %s\n", line)
+			fmt.Fprintf(b, "            %s\n", line)
 		}
 	}
 	if d.comment != "" {
-		fmt.Fprintf(&b, "  Why:      %s\n", wrap(d.comment, "            "))
+		fmt.Fprintf(b, "  Why:      %s\n", wrap(d.comment, "            "))
 	}
+}
 
+// writeDifference writes what differed: the exercise a stub stopped the
+// step at, a panic, or the trace against the recorded one. It returns the
+// exercises to speak of.
+func writeDifference(b *strings.Builder, chapter, recordedFrom, impl string, f *File, d *divergence) hints {
 	// The hints come from the markers of the reference (exercisesOf), of
 	// the chapter whose stub stopped the step when one did.
-	byID, owner := exercisesOf(chapter, ""), filepath.Base(chapter)
-	blame := f.Exercises
+	h := hints{byID: exercisesOf(chapter, ""), owner: filepath.Base(chapter), blame: f.Exercises}
 	switch nd := d.panicked.notDone(); {
 	case nd != nil:
-		fmt.Fprintf(&b, "  Stopped:  this step needs %s exercise %d, which is not done yet.\n", nd.Chapter, nd.Exercise)
-		blame = []int{nd.Exercise}
-		byID, owner = exercisesOf(chapter, nd.Chapter), nd.Chapter
+		fmt.Fprintf(b, "  Stopped:  this step needs %s exercise %d, which is not done yet.\n", nd.Chapter, nd.Exercise)
+		h = hints{byID: exercisesOf(chapter, nd.Chapter), owner: nd.Chapter, blame: []int{nd.Exercise}}
 	case d.panicked != nil:
-		fmt.Fprintf(&b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
+		fmt.Fprintf(b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
 	case oneLine(d.want) && oneLine(d.got):
-		fmt.Fprintf(&b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
+		fmt.Fprintf(b, "  Recorded: %s\n  Got:      %s\n", strings.TrimSpace(d.want), strings.TrimSpace(d.got))
 	default:
-		fmt.Fprintf(&b, "  Trace (-recorded from %s, +%s):\n%s", recordedFrom, impl, indent(lineDiff(d.want, d.got), "    "))
+		fmt.Fprintf(b, "  Trace (-recorded from %s, +%s):\n%s", recordedFrom, impl, indent(lineDiff(d.want, d.got), "    "))
 	}
-	if OnYourCopy() && d.panicked.notDone() == nil {
-		// The runner finds whose code diverged and names that exercise.
-		return b.String()
-	}
-	if impl == Exercise && d.panicked.notDone() == nil {
-		// Plain go test on your copy: the file's tag says what the
-		// scenario checks, not whose code diverged (a step may run any
-		// exercise's code); only the runner's swaps can tell.
-		for _, id := range blame {
-			if ex, ok := byID[id]; ok {
-				fmt.Fprintf(&b, "  Checks:   exercise %d (%s): %s\n", id, ex.File, ex.Title)
-			}
+	return h
+}
+
+// writeChecks is the advice of plain go test on your copy: the file's tag
+// says what the scenario checks, not whose code diverged (a step may run
+// any exercise's code); only the runner's swaps can tell.
+func writeChecks(b *strings.Builder, h hints) {
+	for _, id := range h.blame {
+		if ex, ok := h.byID[id]; ok {
+			fmt.Fprintf(b, "  Checks:   exercise %d (%s): %s\n", id, ex.File, ex.Title)
 		}
-		fmt.Fprintf(&b, "  Next:     the step may run the code of other exercises too; `make exercise CH=%s`\n"+
-			"            finds whose code diverged and shows its hint.\n", owner[:2])
-		return b.String()
 	}
-	for _, id := range blame {
-		ex, ok := byID[id]
+	fmt.Fprintf(b, "  Next:     the step may run the code of other exercises too; `make exercise CH=%s`\n"+
+		"            finds whose code diverged and shows its hint.\n", h.owner[:2])
+}
+
+// writeHints writes each exercise's title and hint, and on the exercise
+// copy which file to edit.
+func writeHints(b *strings.Builder, impl string, h hints) {
+	for _, id := range h.blame {
+		ex, ok := h.byID[id]
 		if !ok {
 			continue
 		}
-		fmt.Fprintf(&b, "  Exercise %d (%s): %s\n  Hint:     %s\n", id, ex.File, ex.Title, wrap(ex.Hint, "            "))
+		fmt.Fprintf(b, "  Exercise %d (%s): %s\n  Hint:     %s\n", id, ex.File, ex.Title, wrap(ex.Hint, "            "))
 	}
-	if impl == Exercise && len(blame) > 0 {
-		if ex, ok := byID[blame[0]]; ok {
-			fmt.Fprintf(&b, "  Next:     edit %s, then run `make exercise CH=%s`.\n",
-				filepath.Join(owner, exgen.ExerciseDir, ex.File), owner[:2])
+	if impl == Exercise && len(h.blame) > 0 {
+		if ex, ok := h.byID[h.blame[0]]; ok {
+			fmt.Fprintf(b, "  Next:     edit %s, then run `make exercise CH=%s`.\n",
+				filepath.Join(h.owner, exgen.ExerciseDir, ex.File), h.owner[:2])
 		}
 	}
-	return b.String()
 }
 
 // relToWorkspace shortens an absolute step position to start at the

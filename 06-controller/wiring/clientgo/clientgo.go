@@ -51,12 +51,18 @@ func NewRateLimiter() workqueue.TypedRateLimiter[string] {
 	)
 }
 
-// New makes the informers (one factory per clientset, resyncing every
-// resync; 0 turns resync off) and the queue.
-func New(kube kubernetes.Interface, walk versioned.Interface, resync time.Duration) *Wiring {
+// Options tune a Wiring: the part of wiring/ours's Options the twin
+// has.
+type Options struct {
+	// Resync is every informer's resync period; 0 turns resync off.
+	Resync time.Duration
+}
+
+// New makes the informers (one factory per clientset) and the queue.
+func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wiring {
 	w := &Wiring{
-		kubeFactory: informers.NewSharedInformerFactory(kube, resync),
-		walkFactory: walkinformers.NewSharedInformerFactory(walk, resync),
+		kubeFactory: informers.NewSharedInformerFactory(kube, opts.Resync),
+		walkFactory: walkinformers.NewSharedInformerFactory(walk, opts.Resync),
 	}
 	ro := w.walkFactory.Walkthrough().V1alpha1().Rollouts()
 	de := w.kubeFactory.Apps().V1().Deployments()
@@ -109,6 +115,13 @@ func Tombstone(obj any) any {
 		return indexer.DeletedFinalStateUnknown{Key: t.Key, Obj: t.Obj}
 	}
 	return obj
+}
+
+// NewTombstone is the tombstone a delete handler gets for key's last
+// known obj: client-go's, as AddHandlers hands it on (translated by
+// Tombstone). wiring/ours has the same function.
+func NewTombstone(key string, obj any) any {
+	return Tombstone(cache.DeletedFinalStateUnknown{Key: key, Obj: obj})
 }
 
 // Start runs the informers until ctx ends.

@@ -196,5 +196,8 @@ func (l Lister[T]) Get(namespace, name string) (T, error) {
 	return l.l.Namespace(namespace).Get(name)
 }
 
-// Tombstone is chapter 03's tombstone (the controller's own type already).
-func Tombstone(key string, obj any) any { return indexer.DeletedFinalStateUnknown{Key: key, Obj: obj} }
+// NewTombstone is the tombstone a delete handler gets for key's last
+// known obj: chapter 03's (the controller's own type already).
+func NewTombstone(key string, obj any) any {
+	return indexer.DeletedFinalStateUnknown{Key: key, Obj: obj}
+}

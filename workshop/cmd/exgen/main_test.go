@@ -1,7 +1,6 @@
 package main
 
 import (
-	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -73,7 +72,7 @@ func workspace(t *testing.T) string {
 	must(t, err)
 	dst := t.TempDir()
 	for _, dir := range []string{"workshop", "03-indexer", "mk"} {
-		copyTree(t, filepath.Join(src, dir), filepath.Join(dst, dir))
+		must(t, os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))))
 	}
 	for _, file := range []string{"Makefile", "go.work.sum"} {
 		must(t, os.WriteFile(filepath.Join(dst, file), []byte(read(t, filepath.Join(src, file))), 0o644))
@@ -97,25 +96,6 @@ func makeExercises(t *testing.T, root string, args ...string) (string, error) {
 	cmd.Env = append(os.Environ(), "GOWORK=") // the copy's own go.work
 	out, err := cmd.CombinedOutput()
 	return string(out), err
-}
-
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		if d.IsDir() {
-			return os.MkdirAll(filepath.Join(to, rel), 0o755)
-		}
-		data, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(filepath.Join(to, rel), data, 0o644)
-	})
-	must(t, err)
 }
 
 func appendTo(t *testing.T, path, text string) {

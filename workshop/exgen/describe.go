@@ -47,7 +47,7 @@ func describeStubs(f sourceFile, exercises map[int]*Exercise) (map[int]stubText,
 		default:
 			what = fmt.Sprintf("part of %q.", strings.TrimSuffix(ex.Title, "."))
 		}
-		out[r.begin] = stubText{fn: funcName(fn), what: fmt.Sprintf("Exercise %d: %s", r.id, what)}
+		out[r.begin] = stubText{fn: FuncKey(fn), what: fmt.Sprintf("Exercise %d: %s", r.id, what)}
 	}
 	return out, nil
 }
@@ -61,27 +61,6 @@ func enclosingFunc(fset *token.FileSet, file *ast.File, line int) *ast.FuncDecl 
 		}
 	}
 	return nil
-}
-
-// funcName is "Name" or "Recv.Name".
-func funcName(fn *ast.FuncDecl) string {
-	if fn.Recv == nil || len(fn.Recv.List) == 0 {
-		return fn.Name.Name
-	}
-	t := fn.Recv.List[0].Type
-	if star, ok := t.(*ast.StarExpr); ok {
-		t = star.X
-	}
-	switch x := t.(type) {
-	case *ast.IndexExpr:
-		t = x.X
-	case *ast.IndexListExpr:
-		t = x.X
-	}
-	if id, ok := t.(*ast.Ident); ok {
-		return id.Name + "." + fn.Name.Name
-	}
-	return fn.Name.Name
 }
 
 // firstSentence is the doc comment's first sentence, on one line. One

@@ -10,6 +10,8 @@ import (
 	"slices"
 	"sort"
 	"strings"
+
+	"example.com/walkthrough/workshop/exgen"
 )
 
 // This file finds the goroutine a stuck dump cannot show: the one that
@@ -81,7 +83,7 @@ func keepersIn(src []byte) []keeper {
 		seen := map[keeper]bool{}
 		for _, body := range bodies {
 			for _, kp := range keptIn(fset, body) {
-				kp.fn = declKey(fn)
+				kp.fn = exgen.FuncKey(fn)
 				if !seen[kp] {
 					seen[kp] = true
 					out = append(out, kp)
@@ -237,25 +239,6 @@ func isReturn(s ast.Stmt) bool {
 		}
 	}
 	return false
-}
-
-// declKey names a declared function the way exgen keys functions:
-// "Typed.Add" for a method of Typed[T], "newQueue" for a function.
-func declKey(fn *ast.FuncDecl) string {
-	if fn.Recv == nil || len(fn.Recv.List) == 0 {
-		return fn.Name.Name
-	}
-	t := fn.Recv.List[0].Type
-	if star, ok := t.(*ast.StarExpr); ok {
-		t = star.X
-	}
-	switch g := t.(type) {
-	case *ast.IndexExpr:
-		t = g.X
-	case *ast.IndexListExpr:
-		t = g.X
-	}
-	return types.ExprString(t) + "." + fn.Name.Name
 }
 
 // neverReleased says, when one of your goroutines waits for a lock, which

@@ -92,8 +92,9 @@ func (b Blame) Write(chapterDir string) error {
 // of yours, so it is never the one to do first.
 func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool, onTrack func(int) bool) {
 	status := map[int]Status{}
+	judged := map[int]Exercise{} // as judged, before this looks at blockers
 	for _, e := range exercises {
-		status[e.ID] = e.Status
+		status[e.ID], judged[e.ID] = e.Status, e
 	}
 	for i := range exercises {
 		e := &exercises[i]
@@ -128,20 +129,24 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 	for i := range exercises {
 		byID[exercises[i].ID] = &exercises[i]
 	}
-	// Two failing exercises whose checks run each other's code would each
-	// wait for the other: the first of such a circle is the one in the
-	// way, and it fails as it was judged.
+	// Two exercises whose checks run each other's code would each wait for
+	// the other: the first of such a circle is put back as it was judged
+	// (failing, or waiting for a stub outside the circle), and the others
+	// then wait for it, or for what it waits for.
 	for _, e := range exercises {
-		if inCircle(byID, e.ID, chapter) {
-			first := e.ID
-			for c := byID[byID[e.ID].Blocker]; c.ID != e.ID; c = byID[c.Blocker] {
-				first = min(first, c.ID)
-			}
-			f := byID[first]
-			f.Status, f.Blocker, f.BlockerChapter = status[first], 0, ""
-			if f.Status != NotStarted {
-				f.Status = Fail
-			}
+		if !inCircle(byID, e.ID, chapter) {
+			continue
+		}
+		circle := map[int]bool{e.ID: true}
+		first := e.ID
+		for c := byID[byID[e.ID].Blocker]; c.ID != e.ID; c = byID[c.Blocker] {
+			circle[c.ID], first = true, min(first, c.ID)
+		}
+		was := judged[first]
+		f := byID[first]
+		f.Status, f.Blocker, f.BlockerChapter = was.Status, was.Blocker, was.BlockerChapter
+		if f.Status == Blocked && f.BlockerChapter == chapter && circle[f.Blocker] || f.Status == Pass {
+			f.Status, f.Blocker, f.BlockerChapter = Fail, 0, ""
 		}
 	}
 	// Point at the root of a chain: if 5 waits for 3 and 3 for 2, 5 waits

@@ -181,3 +181,41 @@ func onSelectedAndClientGo(t *testing.T, check func(t *testing.T, im impl)) {
 		t.Run("client-go", func(t *testing.T) { check(t, impls[scenario.ClientGo]) })
 	}
 }
+
+// TestDrainWaitsForEveryItemInFlight: a drain waits while two items are
+// in flight. Done of the first, added again meanwhile, queues it and wakes
+// a waiter; the second is still held, so the drain must wait on (for, not
+// if, around its wait), and return only once the second is done.
+func TestDrainWaitsForEveryItemInFlight(t *testing.T) {
+	onSelectedAndClientGo(t, func(t *testing.T, im impl) {
+		synctest.Test(t, func(t *testing.T) {
+			q := im.NewQueue(plainQueue, "", nil)
+			q.Add("a")
+			q.Add("b")
+			a, _ := q.Get()
+			b, _ := q.Get()
+			q.Add(a) // dirty: Done queues it again, and wakes a waiter
+			drained := make(chan struct{})
+			go func() {
+				defer close(drained)
+				q.ShutDownWithDrain()
+			}()
+			synctest.Wait()
+			q.Done(a)
+			synctest.Wait()
+			select {
+			case <-drained:
+				t.Fatalf("ShutDownWithDrain returned while %q was still in flight: a wake-up is no proof the processing set is empty; wait in a loop (for, not if) until it is", b)
+			default:
+			}
+			q.Done(b)
+			synctest.Wait()
+			select {
+			case <-drained:
+			default:
+				q.ShutDown()
+				t.Fatal("ShutDownWithDrain did not return once the last item in flight was done")
+			}
+		})
+	})
+}

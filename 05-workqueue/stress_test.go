@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -35,12 +36,14 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 1, "shutting-down-asked-during-shutdown", func(t *testing.T) { askWhileShuttingDown(t, impls[name]) })
 	scenario.Stress(t, 5, "exponential-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], exponential) })
 	scenario.Stress(t, 6, "fast-slow-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], fastSlow) })
+	scenario.Stress(t, 9, "add-after-from-many-goroutines", func(t *testing.T) { addAfterFromMany(t, impls[name]) })
 	scenario.Stress(t, 11, "workers-drain-and-lose-nothing", func(t *testing.T) { stress(t, impls[name]) })
 	if name == scenario.Reference {
 		t.Run("client-go", func(t *testing.T) {
 			askWhileShuttingDown(t, impls[scenario.ClientGo])
 			limiterFromManyWorkers(t, impls[scenario.ClientGo], exponential)
 			limiterFromManyWorkers(t, impls[scenario.ClientGo], fastSlow)
+			addAfterFromMany(t, impls[scenario.ClientGo])
 			stress(t, impls[scenario.ClientGo])
 		})
 	}
@@ -91,6 +94,40 @@ func limiterFromManyWorkers(t *testing.T, im impl, spec *limiterSpec) {
 			}
 		}
 	}
+}
+
+// addAfterFromMany adds items after short delays from several goroutines
+// at once, while the queue's waiting loop moves the ready ones on and a
+// worker takes them: the waiting items are shared with that loop, so each
+// AddAfter must hold the lock that guards them. Every item must reach the
+// worker, once. It checks exercise 9, the last whose code it runs (the
+// heap); a race in AddAfter is still put on exercise 8 by its frames.
+func addAfterFromMany(t *testing.T, im impl) {
+	const adders, addsEach = 4, 50
+	q := im.NewQueue(delayingQueue, "", nil)
+	defer q.ShutDown()
+	var wg sync.WaitGroup
+	for a := range adders {
+		wg.Go(func() {
+			for i := range addsEach {
+				// Some now, some soon, in no order: the heap moves.
+				q.AddAfter(fmt.Sprintf("item-%d-%d", a, i), time.Duration((i*7)%5-1)*time.Millisecond)
+			}
+		})
+	}
+	seen := map[string]bool{}
+	for len(seen) < adders*addsEach {
+		item, shutdown := q.Get()
+		if shutdown {
+			t.Fatal("the queue shut down before every item came")
+		}
+		if seen[item] {
+			t.Fatalf("%s came twice", item)
+		}
+		seen[item] = true
+		q.Done(item)
+	}
+	wg.Wait()
 }
 
 // askWhileShuttingDown asks ShuttingDown in a loop, as a controller's

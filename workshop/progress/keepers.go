@@ -7,6 +7,7 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -288,13 +289,24 @@ func isLockWait(state string) bool {
 	return strings.HasPrefix(waits(state), "waits for a lock")
 }
 
+// lockCulprit writes and returns what proves whose code a wait for a lock
+// hangs on: a function that never released it, else one that takes it
+// twice.
+func (k *code) lockCulprit(b *strings.Builder, gs []goroutine) (owners []int, culprit string) {
+	if owners, culprit = k.neverReleased(b, gs); culprit != "" {
+		return owners, culprit
+	}
+	twice, culprit := k.takenTwice(b, gs)
+	return append(owners, twice...), culprit
+}
+
 // hangsLike returns runTests' hangs: given a stuck test's dump, the checks
 // that run the exercise of the one function proved to keep a lock its
 // goroutines wait for (the blame file says which run it). They would wait
 // for the same lock, each for a second or more; none if nothing is proved.
 func (k *code) hangsLike(blame Blame) func(dump string) []string {
 	return func(dump string) []string {
-		owners, culprit := k.neverReleased(&strings.Builder{}, parseDump(dump))
+		owners, culprit := k.lockCulprit(&strings.Builder{}, parseDump(dump))
 		if culprit == "" {
 			return nil
 		}
@@ -313,7 +325,59 @@ func (k *code) hangsLike(blame Blame) func(dump string) []string {
 // stuck test's goroutines waited on.
 func (k *code) hungReport(stuck, dump string) (string, []int, string) {
 	var b strings.Builder
-	owners, culprit := k.neverReleased(&b, parseDump(dump))
+	owners, culprit := k.lockCulprit(&b, parseDump(dump))
 	return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck: it would wait\n"+
 		"          for the same lock.\n%s", stuck, b.String()), owners, culprit
+}
+
+// takenTwice says, for a goroutine of yours that waits for a lock while a
+// function of yours lower in its own stack already holds one, which
+// function that is: Go's locks are not reentrant, so it waits for itself.
+// It returns that function's exercise and, for the first such goroutine,
+// the function.
+func (k *code) takenTwice(b *strings.Builder, gs []goroutine) (owners []int, culprit string) {
+	for _, g := range gs {
+		if !isLockWait(g.state) {
+			continue
+		}
+		mine := k.yours(g.frames)
+		if len(mine) < 2 {
+			continue
+		}
+		want := k.lockOnLine(mine[0], 0) // the lock it waits for
+		for _, f := range mine[1:] {
+			if want == "" || !k.underLock([]frame{f}) || k.lockOnLine(f, 40) != want {
+				continue
+			}
+			fmt.Fprintf(b, "          Taken twice: %s holds the lock it then waits for\n"+
+				"            %s (a sync lock is not reentrant)\n", k.function(f), k.path(f))
+			if id := k.owner(f); id != 0 {
+				return []int{id}, funcKey(f.fn, k.pkg)
+			}
+			return nil, ""
+		}
+	}
+	return nil, ""
+}
+
+// lockCallText finds "q.mu.Lock()" or "s.lock.RLock()" in a line.
+var lockCallText = regexp.MustCompile(`([A-Za-z_][\w.]*)\.R?Lock\(\)`)
+
+// lockOnLine names the lock a Lock call takes on f's line, or on the
+// nearest line above within back lines, by its fields alone ("mu" for
+// q.mu, "cond.L" for q.cond.L): a caller and its callee name their
+// receivers apart.
+func (k *code) lockOnLine(f frame, back int) string {
+	src := k.s.files[filepath.Base(f.file)]
+	if src == nil || filepath.Dir(f.file) != k.s.dir {
+		return ""
+	}
+	lines := strings.Split(string(src), "\n")
+	for n := f.line; n >= 1 && n >= f.line-back && n <= len(lines); n-- {
+		if m := lockCallText.FindStringSubmatch(lines[n-1]); m != nil {
+			_, fields, _ := strings.Cut(m[1], ".")
+			return fields
+		}
+	}
+	return ""
 }

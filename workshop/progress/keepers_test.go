@@ -158,3 +158,45 @@ func TestKeepersFollowEachReturn(t *testing.T) {
 		}
 	}
 }
+
+// takesItTwice is store.go with an Update that calls Get while it holds
+// the store's lock: Get waits for the lock its own caller holds.
+const takesItTwice = `package indexer
+
+func (s *ThreadSafeStore) Get(key string) any {
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return s.items[key]
+}
+
+func (s *ThreadSafeStore) Update(key string, obj any) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.Get(key) == nil {
+		s.items[key] = obj
+	}
+}
+`
+
+const twiceDump = `goroutine 7 [sync.RWMutex.RLock, 1 minutes]:
+sync.runtime_SemacquireRWMutexR(0xc0000a0e28?, 0x0?, 0x0?)
+	/usr/local/go/src/runtime/sema.go:100 +0x25
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Get(0xc0000a0e00, {0x8c3a5e, 0x4})
+	/w/03-indexer/store.go:4 +0x4e
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00, {0x8c3a5e, 0x4}, {0x0, 0x0})
+	/w/03-indexer/store.go:12 +0x4e
+created by example.com/walkthrough/03-indexer_test.TestX in goroutine 6
+	/w/03-indexer/x_test.go:20 +0x9a
+`
+
+// A goroutine that waits for the lock a caller of its own holds: the
+// report names the caller, and proves it.
+func TestStuckNamesALockTakenTwice(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": []byte(takesItTwice)}
+	text, _, culprit := k.stuck("TestScenarios/x", "", twiceDump, "1s")
+	want := "Taken twice: ThreadSafeStore.Update (exercise 3) holds the lock it then waits for"
+	if !strings.Contains(text, want) || culprit != "ThreadSafeStore.Update" {
+		t.Errorf("culprit %q; stuck reason lacks %q:\n%s", culprit, want, text)
+	}
+}

@@ -118,7 +118,7 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 	}
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
 	gs := parseDump(dump)
-	keepers, culprit := k.neverReleased(&b, gs)
+	keepers, culprit := k.lockCulprit(&b, gs)
 	shown, owners := k.waiting(&b, gs)
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +

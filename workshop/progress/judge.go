@@ -32,8 +32,8 @@ type outcome struct {
 	// panicked, or the loop of a leaked goroutine, is the code to fix; a
 	// race's two accesses and a stuck goroutine's wait are only suspects
 	// (the lock missing may be on either side; the Unlock missing is not
-	// where the others wait), unless one function of yours locks and
-	// never unlocks.
+	// where the others wait), unless one function of yours keeps the lock
+	// or takes it twice (lockCulprit).
 	proof   bool
 	race    bool  // a race report is part of its evidence
 	culprit int   // the exercise whose code made it diverge, once known
@@ -192,15 +192,15 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		}
 		text, owners, culprit := k.stuck(test, output, res.DumpOf[test], took.String())
 		add(text, owners)
-		// The one function of yours that locks and never unlocks is
-		// the proof; the waiters alone are suspects.
+		// The one function of yours that keeps the lock, or takes it
+		// twice, is the proof; the waiters alone are suspects.
 		o.proof, o.fn = culprit != "", cmp.Or(culprit, o.fn)
 	case res.CrashOf[test] != "":
 		text, owners, culprit := k.crashed(res.CrashOf[test], res.DumpOf[test])
 		add(text, owners)
 		// A deadlock's frames show who waits, and a concurrent map write
 		// who wrote, not who forgot the lock: suspects, not proof, unless
-		// one function of yours locks and never unlocks.
+		// one function of yours keeps the lock or takes it twice.
 		crash := res.CrashOf[test]
 		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map") || culprit != ""
 		o.fn = cmp.Or(culprit, o.fn)

@@ -7,7 +7,6 @@ import (
 	"go/token"
 	"go/types"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,10 +14,11 @@ import (
 	"example.com/walkthrough/workshop/exgen"
 )
 
-// This file finds the goroutine a stuck dump cannot show: the one that
-// took a lock and returned without releasing it. Its function has ended,
-// so only the waiters are left in the dump; but its code is still there,
-// a Lock with no Unlock of the same lock anywhere in the function.
+// This file finds whose code a goroutine waiting for a lock waits on. The
+// one that took the lock and returned without releasing it is gone from
+// the dump, only the waiters are left; but its code is still there, a
+// return it reaches still holding the lock. Or the waiter's own caller
+// holds the lock it waits for (a lock taken twice).
 
 // keeper is a function of yours that locks a lock and never unlocks it.
 type keeper struct {
@@ -29,11 +29,16 @@ type keeper struct {
 	ret  int    // the return that keeps it, when others do not: 0 when none releases it
 }
 
-// keepers lists the functions of your files that take a lock they never
-// release, deferred or not. A function whose name speaks of locking
-// (lock, lockAndGet) is left out: handing a held lock to the caller is
-// its job.
+// keepers lists the functions of your files that reach a return still
+// holding a lock they took (keepersIn), read once per check. A function
+// whose name speaks of locking (lock, lockAndGet) is left out: handing a
+// held lock to the caller is its job.
 func (k *code) keepers() []keeper {
+	k.keepersOnce.Do(func() { k.kept = k.findKeepers() })
+	return k.kept
+}
+
+func (k *code) findKeepers() []keeper {
 	var out []keeper
 	for ref := range k.s.yours {
 		if filepath.Dir(ref) != k.s.dir {
@@ -344,9 +349,9 @@ func (k *code) takenTwice(b *strings.Builder, gs []goroutine) (owners []int, cul
 		if len(mine) < 2 {
 			continue
 		}
-		want := k.lockOnLine(mine[0], 0) // the lock it waits for
+		want := fields(k.lockTakenAt(mine[0])) // the lock it waits for
 		for _, f := range mine[1:] {
-			if want == "" || !k.underLock([]frame{f}) || k.lockOnLine(f, 40) != want {
+			if want == "" || fields(k.heldAt(f)) != want {
 				continue
 			}
 			fmt.Fprintf(b, "          Taken twice: %s holds the lock it then waits for\n"+
@@ -360,24 +365,31 @@ func (k *code) takenTwice(b *strings.Builder, gs []goroutine) (owners []int, cul
 	return nil, ""
 }
 
-// lockCallText finds "q.mu.Lock()" or "s.lock.RLock()" in a line.
-var lockCallText = regexp.MustCompile(`([A-Za-z_][\w.]*)\.R?Lock\(\)`)
-
-// lockOnLine names the lock a Lock call takes on f's line, or on the
-// nearest line above within back lines, by its fields alone ("mu" for
-// q.mu, "cond.L" for q.cond.L): a caller and its callee name their
-// receivers apart.
-func (k *code) lockOnLine(f frame, back int) string {
+// lockTakenAt names the lock a Lock or RLock call on a frame's line of
+// your code takes ("q.mu"), or "".
+func (k *code) lockTakenAt(f frame) string {
 	src := k.s.files[filepath.Base(f.file)]
 	if src == nil || filepath.Dir(f.file) != k.s.dir {
 		return ""
 	}
-	lines := strings.Split(string(src), "\n")
-	for n := f.line; n >= 1 && n >= f.line-back && n <= len(lines); n-- {
-		if m := lockCallText.FindStringSubmatch(lines[n-1]); m != nil {
-			_, fields, _ := strings.Cut(m[1], ".")
-			return fields
-		}
+	fset := token.NewFileSet()
+	file, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
+	if err != nil {
+		return ""
 	}
-	return ""
+	taken := ""
+	ast.Inspect(file, func(n ast.Node) bool {
+		if name, lock, ok := lockMethod(n); ok && taken == "" && strings.HasSuffix(name, "Lock") && !strings.HasSuffix(name, "Unlock") && fset.Position(n.Pos()).Line == f.line {
+			taken = lock
+		}
+		return taken == ""
+	})
+	return taken
+}
+
+// fields is a lock's name without its receiver ("mu" for q.mu, "cond.L"
+// for q.cond.L): a caller and its callee name their receivers apart.
+func fields(lock string) string {
+	_, rest, _ := strings.Cut(lock, ".")
+	return rest
 }

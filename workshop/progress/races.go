@@ -77,25 +77,31 @@ func raceReports(output string) []string {
 // does not hold the lock of the function that started it.
 func (k *code) underLock(frames []frame) bool {
 	for _, f := range frames {
-		src := k.s.files[filepath.Base(f.file)]
-		if src == nil || filepath.Dir(f.file) != k.s.dir {
-			continue
-		}
-		if lockedAt(src, f.line) {
+		if k.heldAt(f) != "" {
 			return true
 		}
 	}
 	return false
 }
 
-// lockedAt reports whether line of src is after a Lock or RLock call of
-// the function around it, with no Unlock or RUnlock call between them
-// that is not deferred.
-func lockedAt(src []byte, line int) bool {
+// heldAt names the lock ("q.mu") held at a frame of your code by its own
+// function (lockedAt), or "".
+func (k *code) heldAt(f frame) string {
+	src := k.s.files[filepath.Base(f.file)]
+	if src == nil || filepath.Dir(f.file) != k.s.dir {
+		return ""
+	}
+	return lockedAt(src, f.line)
+}
+
+// lockedAt names the lock taken by the last Lock or RLock call before
+// line of src in the function around it, when no Unlock or RUnlock call
+// that is not deferred comes between them; else "".
+func lockedAt(src []byte, line int) string {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
-		return false
+		return ""
 	}
 	// The innermost function (declaration or literal) holding the line.
 	var body *ast.BlockStmt
@@ -113,9 +119,9 @@ func lockedAt(src []byte, line int) bool {
 		return true
 	})
 	if body == nil {
-		return false
+		return ""
 	}
-	held := false
+	held := ""
 	deferred := map[ast.Node]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
@@ -131,16 +137,12 @@ func lockedAt(src []byte, line int) bool {
 		if !ok || fset.Position(call.Pos()).Line >= line {
 			return true
 		}
-		sel, ok := call.Fun.(*ast.SelectorExpr)
-		if !ok {
-			return true
-		}
-		switch sel.Sel.Name {
+		switch name, lock, _ := lockMethod(call); name {
 		case "Lock", "RLock":
-			held = true
+			held = lock
 		case "Unlock", "RUnlock":
 			if !deferred[call] {
-				held = false
+				held = ""
 			}
 		}
 		return true

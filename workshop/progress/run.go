@@ -2,6 +2,7 @@ package progress
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
 	"slices"
 	"sort"
@@ -91,13 +92,13 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 		NotRun: map[string]bool{}, HungOn: map[string]string{},
 	}
-	var done, setups, hung []string
+	var done, setups []string
 	var queue [][]string        // groups of tests to run again, each in a run of its own
 	queued := map[string]bool{} // tests that are no check, once run alone
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
-		skip := append(append(append([]string{"TestE2E"}, done...), setups...), hung...)
+		skip := append(append(append([]string{"TestE2E"}, done...), setups...), slices.Sorted(maps.Keys(all.HungOn))...)
 		skipping := skipPattern(skip)
 		if skipAlso != "" {
 			skipping += "|" + skipAlso
@@ -183,7 +184,6 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 			for _, other := range hangs(res.Dump) {
 				if _, ran := all.Passed[other]; !ran && other != test && all.HungOn[other] == "" {
 					all.HungOn[other] = test
-					hung = append(hung, other)
 				}
 			}
 		}

@@ -40,6 +40,10 @@ type code struct {
 	literalsOnce sync.Once
 	yourLiterals []literal
 	refTexts     map[string]bool
+	// The functions of yours that keep a lock (keepers), read once per
+	// check for every stuck or left-out test's report.
+	keepersOnce sync.Once
+	kept        []keeper
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -151,7 +155,7 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	}
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		var keepers []int
-		keepers, culprit = k.neverReleased(&b, gs[1:])
+		keepers, culprit = k.lockCulprit(&b, gs[1:])
 		_, waiters := k.waiting(&b, gs[1:])
 		owners = append(append(keepers, owners...), waiters...)
 	}
@@ -297,7 +301,7 @@ func (k *code) leaked(leak string) (string, []int) {
 	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
 		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
 	gs := parseDump(leak)
-	keepers, _ := k.neverReleased(&b, gs)
+	keepers, _ := k.lockCulprit(&b, gs)
 	_, owners := k.waiting(&b, gs)
 	return b.String(), append(keepers, owners...)
 }

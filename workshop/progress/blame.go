@@ -91,11 +91,11 @@ func (b Blame) Write(chapterDir string) error {
 // named: one written for you (the other track's) fails only through code
 // of yours, so it is never the one to do first.
 func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map[string]bool, onTrack func(int) bool) {
-	status := map[int]Status{}
 	judged := map[int]Exercise{} // as judged, before this looks at blockers
 	for _, e := range exercises {
-		status[e.ID], judged[e.ID] = e.Status, e
+		judged[e.ID] = e
 	}
+	status := func(id int) Status { return judged[id].Status }
 	for i := range exercises {
 		e := &exercises[i]
 		if e.Located != NotLocated || e.Status != Fail && e.Status != NotStarted && !(e.Status == Blocked && e.BlockerChapter == chapter) {
@@ -111,12 +111,12 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 				// order (selftest) proves none needs a later one, and
 				// one that is blocked or fails may be so because of this
 				// very stub.
-				if e.Status == NotStarted && (id > e.ID || status[id] != NotStarted) {
+				if e.Status == NotStarted && (id > e.ID || status(id) != NotStarted) {
 					continue
 				}
 				// Unchecked (check NN N did not run its checks) is not
 				// known to be in the way.
-				if id != e.ID && onTrack(id) && status[id] != Pass && status[id] != Unchecked && (blocker == 0 || id < blocker) {
+				if id != e.ID && onTrack(id) && status(id) != Pass && status(id) != Unchecked && (blocker == 0 || id < blocker) {
 					blocker = id
 				}
 			}

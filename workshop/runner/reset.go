@@ -92,7 +92,9 @@ func (r *Runner) Reset(chapter string, id int) error {
 	s := LoadState(r.Root)
 	if id > 0 {
 		delete(s.Hints, hintKey(c.Name, id))
+		s.forgetPassed(c.Name, []int{id})
 	} else {
+		s.forgetPassed(c.Name, s.Passed[c.Name])
 		for k := range s.Hints {
 			if strings.HasPrefix(k, c.Name+"/") {
 				delete(s.Hints, k)

@@ -60,12 +60,12 @@ func (r *Runner) Restore(chapter, which string) error {
 			r.printf("  %*d  %-*s  %-*s  %s\n", len(fmt.Sprint(len(list))), i+1, nameWidth, b.Name, whyWidth, b.why(), countFiles(len(b.Files)))
 		}
 		if r.Yes || r.In == nil {
-			r.next("Next: name the one to put back (here the newest); it asks first:", r.cmd("restore", c.Number(), list[0].Name))
+			r.next("Next: name the one to put back (here the newest):", r.restoreCmd(c, list[0]))
 			return nil
 		}
 		if which = r.ask(fmt.Sprintf("Put back which one? [1-%d] (Enter: none) ", len(list))); which == "" {
 			r.say("", "Nothing changed.")
-			r.next("Next: to put one back, name it (here the newest):", r.cmd("restore", c.Number(), list[0].Name))
+			r.next("Next: to put one back, name it (here the newest):", r.restoreCmd(c, list[0]))
 			return nil
 		}
 	}
@@ -74,6 +74,18 @@ func (r *Runner) Restore(chapter, which string) error {
 		return fmt.Errorf("%s has no backup %q. Next: list them:\n  %s", c.Name, which, r.cmd("restore", c.Number()))
 	}
 	return r.putBack(c, b)
+}
+
+// restoreCmd is the command that puts backup b back. Where no one is
+// there to answer its question (no input, or input that gave no answer,
+// as in a script), it carries --yes: without it, the command it names
+// would only be answered no.
+func (r *Runner) restoreCmd(c chapters.Chapter, b kept) string {
+	words := []string{"restore", c.Number(), b.Name}
+	if r.Yes || r.In == nil || r.noAnswer {
+		words = append(words, "--yes")
+	}
+	return r.cmd(words...)
 }
 
 // putBack writes a backup's files over your copy, after asking and after

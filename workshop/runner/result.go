@@ -100,15 +100,18 @@ func (x *result) next() (progress.Exercise, bool) {
 	return progress.Exercise{}, false
 }
 
-// nextInOrder is the first exercise after id that does not pass in this
-// run and is not among passed, or else the first such before it.
+// nextInOrder is the first exercise after id that is not among passed,
+// or else the first such before it; id itself is skipped when it passes.
+// This run judged only id: another exercise's "pass" means only that
+// none of id's checks ran into it, so passed (from the last full check)
+// is what says it is done.
 func (x *result) nextInOrder(id int, passed []int) (progress.Exercise, bool) {
 	if x.res == nil {
 		return progress.Exercise{}, false
 	}
 	var before *progress.Exercise
 	for i, e := range x.res.Exercises {
-		if e.Status == progress.Pass || slices.Contains(passed, e.ID) {
+		if e.ID == id && e.Status == progress.Pass || slices.Contains(passed, e.ID) {
 			continue
 		}
 		if e.ID > id {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"time"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -134,6 +135,15 @@ func SetTrack(root, chapter, track string) error {
 	s := LoadState(root)
 	s.Tracks[chapter] = track
 	return s.Save(root)
+}
+
+// forgetPassed drops the exercises ids of chapter from those that passed
+// at the last check, when their code has just been stubbed. The chapter
+// stays seen, so the next check still announces what passes anew.
+func (s *State) forgetPassed(chapter string, ids []int) {
+	if passed, seen := s.Passed[chapter]; seen {
+		s.Passed[chapter] = slices.DeleteFunc(slices.Clone(passed), func(id int) bool { return slices.Contains(ids, id) })
+	}
 }
 
 func hintKey(chapter string, id int) string { return fmt.Sprintf("%s/%d", chapter, id) }

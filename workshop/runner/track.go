@@ -37,7 +37,7 @@ func (r *Runner) Deep(chapter string) error {
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
 	r.warnWork(c, ids, write, "deep", "puts their stubs back")
-	return r.writeTrack(c, write, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
+	return r.writeTrack(c, write, ids, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }
 
 // Blank stubs every exercise of both tracks at once: the chapter from
@@ -68,7 +68,7 @@ func (r *Runner) Blank(chapter string) error {
 	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
 	r.fileList(c, write)
 	r.warnWork(c, exerciseIDs(list), write, "blank", "stubs them")
-	return r.writeTrack(c, write, "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
+	return r.writeTrack(c, write, exerciseIDs(list), "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 
 // Core puts a chapter's core track back: the functions of the deep
@@ -112,7 +112,7 @@ func (r *Runner) Core(chapter string) error {
 		r.fileList(c, write)
 		r.warnWork(c, ids, write, "core", "replaces them with the reference")
 	}
-	return r.writeTrack(c, write, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
+	return r.writeTrack(c, write, nil, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
 }
 
 // splicePlan works out the files that give the functions of the
@@ -221,7 +221,10 @@ func (r *Runner) deepExercises(chapter string) (chapters.Chapter, []exgen.Exerci
 // writeTrack asks, backs up, writes (write holds only files that change),
 // and records the chapter's track in the state file, so status shows the
 // exercises of that track. why names the command, for restore's list.
-func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, question, track, why string) error {
+// The exercises stubbed are no longer known to pass: a check of one
+// exercise, which judges only its own, would otherwise skip them when it
+// names the next one to do.
+func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, stubbed []int, question, track, why string) error {
 	if len(write) == 0 {
 		if err := SetTrack(r.Root, c.Name, track); err != nil {
 			return err
@@ -245,7 +248,10 @@ func (r *Runner) writeTrack(c chapters.Chapter, write map[string][]byte, questio
 			return err
 		}
 	}
-	if err := SetTrack(r.Root, c.Name, track); err != nil {
+	s := LoadState(r.Root)
+	s.Tracks[c.Name] = track
+	s.forgetPassed(c.Name, stubbed)
+	if err := s.Save(r.Root); err != nil {
 		return err
 	}
 	r.say("", fmt.Sprintf("Done: %s is on the %s track. Your old files are in %s (`restore %s` puts them back).", c.Name, track, backup, c.Number()))

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -114,6 +115,13 @@ func TestStartCoreRestore(t *testing.T) {
 	if len(list) != 3 || list[0].Why != "restore 03 "+list[1].Name {
 		t.Errorf("restore kept no backup of what it replaced: %+v", list)
 	}
+	// With no one to answer (a script, an agent), the command it names
+	// carries --yes: without it, that command would be answered no.
+	r.In = strings.NewReader("")
+	must(t, r.Restore("03", ""))
+	if got := out.take(); !strings.Contains(got, "restore 03 "+list[0].Name+" --yes") {
+		t.Errorf("restore 03 with no answer does not name the command with --yes:\n%s", got)
+	}
 	if err := r.Restore("03", "no-such-backup"); err == nil || !strings.Contains(err.Error(), "restore 03") {
 		t.Errorf("restore of a backup that is not there: %v", err)
 	}
@@ -167,6 +175,32 @@ func TestDeepWarnsAboutYourWork(t *testing.T) {
 	fits(t, "deep warning", got)
 	if strings.Index(got, "Careful") > strings.Index(got, "Take on the deep track?") {
 		t.Errorf("the warning comes after the question:\n%s", got)
+	}
+}
+
+// TestDeepForgetsWhatPassed: the deep exercises passed on the core track,
+// where they were the reference's code; once deep stubs them, they are no
+// longer known to pass, and the core ones still are.
+func TestDeepForgetsWhatPassed(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	list, err := exgen.Exercises(c.Dir)
+	must(t, err)
+	s := LoadState(root)
+	s.Passed[chapter] = exerciseIDs(list)
+	must(t, s.Save(root))
+
+	r, _ := newRunner(root)
+	r.Yes = true
+	must(t, r.Deep("03"))
+	var core []int
+	for _, e := range list {
+		if e.Track != exgen.TrackDeep {
+			core = append(core, e.ID)
+		}
+	}
+	if got := LoadState(root).Passed[chapter]; !slices.Equal(got, core) {
+		t.Errorf("known to pass after deep 03: %v, want the core exercises %v", got, core)
 	}
 }
 
@@ -241,9 +275,9 @@ func TestFirstCheckAsks(t *testing.T) {
 }
 
 // After check NN N passes, the next step names the next exercise in order
-// not known to pass (check NN N's results for the others are partial: a
-// later stub may be reached before an earlier exercise is checked), and
-// else the first one before it.
+// not known to pass at the last full check (check NN N's results for the
+// others are partial: a later stub may be reached before an earlier
+// exercise is checked), and else the first one before it.
 func TestNextInOrderAfterOneExercise(t *testing.T) {
 	x := &result{res: &progress.Chapter{Only: 7, Exercises: []progress.Exercise{
 		{Exercise: exgen.Exercise{ID: 1}, Status: progress.Unchecked},
@@ -264,8 +298,14 @@ func TestNextInOrderAfterOneExercise(t *testing.T) {
 	if n, ok := x.nextInOrder(7, []int{1, 9}); !ok || n.ID != 11 {
 		t.Errorf("after 7, 1 and 9 known to pass: got %d (%t), want 11", n.ID, ok)
 	}
-	if n, ok := x.nextInOrder(7, []int{1, 9, 11}); ok {
-		t.Errorf("after 7, 1, 9 and 11 known to pass: got %d, want none", n.ID)
+	// 5 "passes" only in that none of 7's checks ran into it: not known
+	// to pass, it is still to do (the 05 trial was sent on to 9 while 7
+	// was open).
+	if n, ok := x.nextInOrder(7, []int{1, 9, 11}); !ok || n.ID != 5 {
+		t.Errorf("after 7, 1, 9 and 11 known to pass: got %d (%t), want 5", n.ID, ok)
+	}
+	if n, ok := x.nextInOrder(7, []int{1, 5, 9, 11}); ok {
+		t.Errorf("after 7, 1, 5, 9 and 11 known to pass: got %d, want none", n.ID)
 	}
 }
 

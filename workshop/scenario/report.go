@@ -69,7 +69,8 @@ func writeStep(b *strings.Builder, rel, impl string, f *File, d *divergence) {
 	if f.Story != "" {
 		fmt.Fprintf(b, "  Scenario: %s\n", wrap(f.Story, "            "))
 	}
-	fmt.Fprintf(b, "  Step %d:   %s\n", d.step, d.cmd)
+	// The label is padded like the others, so a two-digit step lines up.
+	fmt.Fprintf(b, "  %-10s%s\n", fmt.Sprintf("Step %d:", d.step), d.cmd)
 	for _, line := range strings.Split(strings.TrimRight(d.input, "\n"), "\n") {
 		if line != "" {
 			fmt.Fprintf(b, "            %s\n", line)

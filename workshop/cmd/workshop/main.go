@@ -30,6 +30,7 @@ import (
 	"os/signal"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"example.com/walkthrough/workshop/chapters"
@@ -193,8 +194,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 	case "watch":
 		err = want(words, 0, 0, "watch")
 		if err == nil {
-			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+			ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 			defer stop()
+			go exitWhenOrphaned(stop)
 			err = r.Watch(ctx)
 		}
 	default:
@@ -255,4 +257,21 @@ func exerciseArg(s string) (int, error) {
 		return 0, fmt.Errorf("an exercise is a number such as 1, not %q", s)
 	}
 	return id, nil
+}
+
+// exitWhenOrphaned ends watch once the process that started it is gone.
+// `go run` runs this binary as its child, and killing `go run` alone (its
+// pid, not the terminal's whole group, as an editor or a script does)
+// would leave watch polling, and checking, with no one to read it. It
+// asks Watch to stop, then exits if a check keeps it busy: watch never
+// writes your files, so nothing is lost.
+func exitWhenOrphaned(stop func()) {
+	parent := os.Getppid()
+	for range time.Tick(time.Second) {
+		if os.Getppid() != parent {
+			stop()
+			time.Sleep(2 * time.Second)
+			os.Exit(1)
+		}
+	}
 }

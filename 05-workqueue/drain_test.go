@@ -140,33 +140,41 @@ func TestShutDownEndsADelayingQueuesDrain(t *testing.T) {
 	})
 }
 
-// TestDrainStopsADelayingQueuesLoop: ShutDownWithDrain on a delaying
-// queue stops its waiting goroutine at once, as ShutDown does; left
-// running, it is a goroutine leaked by every queue drained that way.
-// client-go's lingers until its next wake-up, up to its 10 s heartbeat
-// (docs/05, "How client-go differs"), so this runs on the selected
-// implementation only.
-func TestDrainStopsADelayingQueuesLoop(t *testing.T) {
+// TestDrainStopsTheQueuesGoroutines: ShutDownWithDrain stops a queue's
+// goroutines at once, as ShutDown does: a delaying queue's waiting loop
+// and a named queue's metrics loop. Left running, each is a goroutine
+// leaked by every queue drained that way. client-go's linger until their
+// next wake-up, up to the waiting loop's 10 s heartbeat or the metrics
+// loop's 500 ms tick (docs/05, "How client-go differs"), so this runs on
+// the selected implementation only.
+func TestDrainStopsTheQueuesGoroutines(t *testing.T) {
 	name, err := scenario.Selected()
 	if err != nil {
 		t.Fatal(err)
 	}
 	if name == scenario.ClientGo {
-		t.Skip("client-go's waiting loop ends at its next wake-up, not at once: a declared difference")
+		t.Skip("client-go's loops end at their next wake-up, not at once: a declared difference")
 	}
-	synctest.Test(t, func(t *testing.T) {
-		before := runtime.NumGoroutine()
-		q := impls[name].NewQueue(delayingQueue, "", nil)
-		q.AddAfter("later", time.Hour) // the loop now sleeps until an hour from now
-		synctest.Wait()
-		q.ShutDownWithDrain()
-		synctest.Wait()
-		if after := runtime.NumGoroutine(); after > before {
-			q.ShutDown() // let the bubble end
+	for _, c := range []struct{ kind, queueName, loop string }{
+		{delayingQueue, "", "the delaying queue's waiting loop"},
+		{plainQueue, "drained", "the named queue's metrics loop (updateUnfinishedWorkLoop)"},
+	} {
+		synctest.Test(t, func(t *testing.T) {
+			before := runtime.NumGoroutine()
+			q := impls[name].NewQueue(c.kind, c.queueName, nil)
+			if q.AddAfter != nil {
+				q.AddAfter("later", time.Hour) // the loop now sleeps until an hour from now
+			}
 			synctest.Wait()
-			t.Fatalf("%d goroutine(s) still running after ShutDownWithDrain on a delaying queue: its waiting loop was not stopped (ShutDownWithDrain must stop it, as ShutDown does)", after-before)
-		}
-	})
+			q.ShutDownWithDrain()
+			synctest.Wait()
+			if after := runtime.NumGoroutine(); after > before {
+				q.ShutDown() // let the bubble end
+				synctest.Wait()
+				t.Fatalf("%d goroutine(s) still running after ShutDownWithDrain: %s was not stopped (ShutDownWithDrain must stop it, as ShutDown does)", after-before, c.loop)
+			}
+		})
+	}
 }
 
 // onSelectedAndClientGo runs check on the selected implementation, and on

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 
+	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/gotest"
 )
 
@@ -148,4 +149,55 @@ func lockedAt(src []byte, line int) string {
 		return true
 	})
 	return held
+}
+
+// shouldHaveLocked is the frame, among your frames of an access made with
+// no lock held (innermost first), of the function that should have taken
+// one: the innermost whose reference code takes a lock. A helper such as
+// a heap's next, which the reference calls with the lock already held,
+// leaves it to its caller, so an AddAfter that calls it before its Lock
+// is named, not the helper. When no frame's reference locks, it is the
+// innermost of an exercise not named ...Locked (such a function leaves
+// the lock to its caller; helpers outside any exercise are called by one
+// that should hold it).
+func (k *code) shouldHaveLocked(mine []frame) frame {
+	k.takersOnce.Do(k.readTakers)
+	for _, f := range mine {
+		if k.owner(f) != 0 && k.takers[funcKey(f.fn, k.pkg)] {
+			return f
+		}
+	}
+	for _, f := range mine {
+		if k.owner(f) != 0 && !strings.HasSuffix(funcKey(f.fn, k.pkg), "Locked") {
+			return f
+		}
+	}
+	return mine[0]
+}
+
+// readTakers reads which functions of the reference (the generated copy
+// with every exercise done) call Lock or RLock in their own body.
+func (k *code) readTakers() {
+	k.takers = map[string]bool{}
+	for name, src := range k.done {
+		if filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+		if err != nil {
+			continue
+		}
+		for _, d := range f.Decls {
+			fd, ok := d.(*ast.FuncDecl)
+			if !ok || fd.Body == nil {
+				continue
+			}
+			ast.Inspect(fd.Body, func(n ast.Node) bool {
+				if name, _, ok := lockMethod(n); ok && (name == "Lock" || name == "RLock") {
+					k.takers[exgen.FuncKey(fd)] = true
+				}
+				return true
+			})
+		}
+	}
 }

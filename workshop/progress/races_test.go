@@ -58,7 +58,28 @@ func TestRaceBlamesTheCallerOfALockedFunction(t *testing.T) {
 	if !proved || !slices.Equal(owners, []int{3}) {
 		t.Errorf("owners = %v (proved %v), want [3] proved: cache.Update calls addLocked with no lock", owners, proved)
 	}
-	want := "called from cache.Update (exercise 3), which takes no lock\n            03-indexer/exercise/indexer.go:88\n"
+	want := "called from cache.Update (exercise 3), which holds no lock there\n            03-indexer/exercise/indexer.go:88\n"
+	if !strings.Contains(text, want) {
+		t.Errorf("race reason lacks %q:\n%s", want, text)
+	}
+}
+
+// A helper the reference calls with the lock already held (it takes
+// none itself) leaves the lock to its caller: a race in it is put on the
+// innermost caller whose reference takes the lock, as the 05 trial's
+// AddAfter reading the heap's next before its Lock.
+func TestRaceBlamesTheCallerThatShouldLock(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": storeSource()}
+	k.done = map[string][]byte{
+		"exercise/store.go":   []byte("package p\n\nfunc (s *ThreadSafeStore) Update() { s.items[key] = obj }\n"),
+		"exercise/indexer.go": []byte("package p\n\nfunc (c *cache) Update() {\n\tc.mu.Lock()\n\tdefer c.mu.Unlock()\n\tc.store.Update()\n}\n"),
+	}
+	text, _, fn := k.raced(raceReport)
+	if fn != "cache.Update" {
+		t.Errorf("put on %q, want cache.Update: the reference's ThreadSafeStore.Update takes no lock, its caller does", fn)
+	}
+	want := "called from cache.Update (exercise 3), which holds no lock there\n"
 	if !strings.Contains(text, want) {
 		t.Errorf("race reason lacks %q:\n%s", want, text)
 	}

@@ -44,6 +44,10 @@ type code struct {
 	// check for every stuck or left-out test's report.
 	keepersOnce sync.Once
 	kept        []keeper
+	// The functions whose reference code takes a lock, read once per
+	// check for every race's report (lockTakers).
+	takersOnce sync.Once
+	takers     map[string]bool
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -196,19 +200,9 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
 		} else {
 			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
-			// The function that should have locked: the innermost of
-			// an exercise not named ...Locked (such a function leaves
-			// the lock to its caller; helpers outside any exercise are
-			// called by one that should hold it).
-			missing := at
-			for _, f := range mine {
-				if k.owner(f) != 0 && !strings.HasSuffix(funcKey(f.fn, k.pkg), "Locked") {
-					missing = f
-					break
-				}
-			}
+			missing := k.shouldHaveLocked(mine)
 			if missing != at {
-				fmt.Fprintf(&text, "            called from %s, which takes no lock\n            %s\n", k.function(missing), k.path(missing))
+				fmt.Fprintf(&text, "            called from %s, which holds no lock there\n            %s\n", k.function(missing), k.path(missing))
 			}
 			culprits[k.owner(missing)] = true
 			if fn := funcKey(missing.fn, k.pkg); !slices.Contains(culpritFuncs, fn) {

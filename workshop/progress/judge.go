@@ -422,7 +422,13 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 
 // judge decides one exercise's status from its checks' outcomes, and from
 // the checks that diverged in its code wherever they are tagged.
-func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[string]*outcome) Exercise {
+//
+// Among reports alike, the check that runs the fewest exercises (blame)
+// is shown: it is the one that speaks of this exercise most directly, as
+// exponential-backoff.txt's "when a: 5ms" does for an off-by-one in the
+// backoff, where a whole queue's backoff-timeline.txt only shows an item
+// that came back late.
+func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[string]*outcome, blame Blame) Exercise {
 	e := Exercise{Exercise: ex, Status: Pass}
 	if len(tests) == 0 {
 		e.Status = Unchecked
@@ -458,9 +464,11 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		// A check that ran and failed says more than one left out for
 		// waiting where it did.
 		sameRank := rank(status) == rank(e.Status)
+		alike := sameRank && hung == o.hung && isScenario(test) == isScenario(e.Test)
 		better := rank(status) < rank(e.Status) ||
 			sameRank && hung && !o.hung ||
-			sameRank && hung == o.hung && isScenario(test) && !isScenario(e.Test)
+			sameRank && hung == o.hung && isScenario(test) && !isScenario(e.Test) ||
+			alike && narrower(blame[test], blame[e.Test])
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
 			e.Located, e.Func = o.located, o.fn
@@ -479,6 +487,13 @@ func crashReport(output, chapter, id string, ran bool) string {
 		return fmt.Sprintf("  Stopped:  this scenario did not run: the run stopped when another reached\n            %s, which is not done yet.\n", where)
 	}
 	return fmt.Sprintf("%s  Stopped:  the next step needs %s, which is not done yet\n            (it ran in a goroutine of the code under test, which stopped the run).\n", output, where)
+}
+
+// narrower reports whether a check that runs the exercises a runs fewer
+// of them than one that runs b; a check the blame file does not know
+// (nil) is never narrower.
+func narrower(a, b []int) bool {
+	return len(a) > 0 && (len(b) == 0 || len(a) < len(b))
 }
 
 func rank(s Status) int {

@@ -407,7 +407,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	out.Tests = res.Passed
 	for _, ex := range exercises {
-		e := judge(c.Name, ex, tagged[ex.ID], outcomes)
+		e := judge(c.Name, ex, tagged[ex.ID], outcomes, blame)
 		// Its checks: those tagged with it, and those that diverged in
 		// its code wherever they are tagged.
 		e.tests = slices.Clone(tagged[ex.ID])

@@ -152,7 +152,7 @@ func TestNotRunIsNeverAPass(t *testing.T) {
 	if !o.notRun || !strings.Contains(o.report, "TestScenarios failed before this test ran") || !strings.Contains(o.report, "no go.mod") {
 		t.Errorf("report:\n%s", o.report)
 	}
-	if e := judge("p", exgen.Exercise{ID: 1}, []string{"TestScenarios/a"}, map[string]*outcome{"TestScenarios/a": o}); e.Status != Fail {
+	if e := judge("p", exgen.Exercise{ID: 1}, []string{"TestScenarios/a"}, map[string]*outcome{"TestScenarios/a": o}, nil); e.Status != Fail {
 		t.Errorf("exercise 1: %v; want Fail", e.Status)
 	}
 	// Under -failfast, a run that failed stops early on purpose.
@@ -266,5 +266,23 @@ func TestAnEarlierChaptersReferenceRunsOnlyWhenItIsYours(t *testing.T) {
 			t.Errorf("files %v, -skip %q: ran 01's %v, want %v; client-go's passed: %v",
 				tc.files, skip, ran01, tc.ran01, res.Passed["TestReplay/client-go/a.txt"])
 		}
+	}
+}
+
+// Of two failing scenarios of an exercise, the one that runs the fewest
+// exercises is shown: an off-by-one in 05's backoff shows the limiter's
+// own "when a" before a whole queue's timeline.
+func TestJudgeShowsTheNarrowestCheck(t *testing.T) {
+	outcomes := map[string]*outcome{
+		"TestScenarios/backoff-timeline":    {report: "timeline"},
+		"TestScenarios/exponential-backoff": {report: "when a"},
+	}
+	blame := Blame{"TestScenarios/backoff-timeline": {1, 2, 3, 5, 8}, "TestScenarios/exponential-backoff": {5}}
+	tests := []string{"TestScenarios/backoff-timeline", "TestScenarios/exponential-backoff"}
+	if e := judge("p", exgen.Exercise{ID: 5}, tests, outcomes, blame); e.Test != "TestScenarios/exponential-backoff" {
+		t.Errorf("shown %s; want TestScenarios/exponential-backoff, which runs exercise 5 alone", e.Test)
+	}
+	if e := judge("p", exgen.Exercise{ID: 5}, tests, outcomes, nil); e.Test != "TestScenarios/backoff-timeline" {
+		t.Errorf("with no blame file, shown %s; want the first in order", e.Test)
 	}
 }

@@ -85,7 +85,7 @@ func (d *driver) async(f *fifo, fn func() string) (string, bool) {
 	w := &waitingPop{done: make(chan struct{})}
 	go func() {
 		defer close(w.done)
-		defer func() { w.panicked = recover() }()
+		defer func() { w.panicked = scenario.Catch(recover()) }()
 		w.line = fn()
 	}()
 	synctest.Wait()

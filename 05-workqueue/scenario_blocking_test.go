@@ -101,7 +101,7 @@ func (c *blockingCalls) goCall(name string, isGet bool, call func() string) *asy
 		defer func() {
 			if v := recover(); v != nil {
 				c.mu.Lock()
-				c.panicked = v
+				c.panicked = scenario.Catch(v)
 				c.mu.Unlock()
 			}
 		}()

@@ -75,7 +75,7 @@ func (d *driver) crash(v any) {
 
 func (d *driver) recoverInto() {
 	if v := recover(); v != nil {
-		d.crash(v)
+		d.crash(scenario.Catch(v))
 	}
 }
 

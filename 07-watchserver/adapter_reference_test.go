@@ -40,6 +40,7 @@ func init() {
 		h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {
 				if v := recover(); v != nil {
+					v = scenario.Catch(v)
 					panicked.CompareAndSwap(nil, &v)
 					http.Error(w, fmt.Sprint(v), http.StatusInternalServerError)
 				}
@@ -128,6 +129,7 @@ func init() {
 						// whole test binary.
 						defer func() {
 							if v := recover(); v != nil {
+								v = scenario.Catch(v)
 								panicked.CompareAndSwap(nil, &v)
 							}
 						}()

@@ -3,7 +3,6 @@ package lwscenario
 import (
 	"context"
 	"fmt"
-	"runtime/debug"
 	"strconv"
 	"strings"
 	"testing"
@@ -13,7 +12,6 @@ import (
 
 	"example.com/walkthrough/workshop/scenario"
 	"example.com/walkthrough/workshop/scenario/notation"
-	"example.com/walkthrough/workshop/todo"
 )
 
 // reflectorCommands run the file's one Reflector, move time on, and look
@@ -70,9 +68,7 @@ func (d *Driver) start(t testing.TB, td *datadriven.TestData) string {
 		// scenario runner can report it instead of the process dying.
 		defer func() {
 			if v := recover(); v != nil {
-				if _, ok := v.(*todo.NotDone); !ok {
-					v = fmt.Errorf("the reflector panicked: %v\n%s", v, debug.Stack())
-				}
+				v = scenario.Catch(v)
 				d.panicked.Store(&v)
 			}
 		}()

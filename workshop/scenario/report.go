@@ -145,10 +145,15 @@ func relToWorkspace(chapter, pos string) string {
 func chapterFrames(stack string) string {
 	var keep []string
 	lines := strings.Split(stack, "\n")
-	for i := 1; i < len(lines); i += 2 {
-		fn, loc := strings.TrimSpace(lines[i-1]), strings.TrimSpace(lines[i])
+	// Each frame is a function line and, under it, a tab-indented
+	// file:line; the stack starts with a "goroutine N [running]:" line.
+	for i := 1; i < len(lines); i++ {
+		fn, loc := lines[i-1], lines[i]
+		if !strings.HasPrefix(loc, "\t") || strings.HasPrefix(fn, "\t") {
+			continue
+		}
 		if strings.Contains(fn, "example.com/walkthrough/") && !strings.Contains(fn, "example.com/walkthrough/workshop") {
-			keep = append(keep, fn, "  "+loc)
+			keep = append(keep, strings.TrimSpace(fn), "  "+strings.TrimSpace(loc))
 		}
 	}
 	if len(keep) > 12 {

@@ -193,7 +193,8 @@ func (p *stepPanic) Error() string { return fmt.Sprint(p.value) }
 func play(t *testing.T, driver Driver, d *datadriven.TestData) (got string, panicked *stepPanic) {
 	defer func() {
 		if v := recover(); v != nil {
-			panicked = &stepPanic{value: v, stack: string(debug.Stack())}
+			v, stack := uncaught(v, string(debug.Stack()))
+			panicked = &stepPanic{value: v, stack: stack}
 		}
 	}()
 	got = driver(t, d)

@@ -5,8 +5,6 @@ import (
 	"regexp"
 	"strconv"
 	"testing"
-
-	"example.com/walkthrough/workshop/todo"
 )
 
 // Stress runs one stress test of a concurrency exercise: many goroutines
@@ -23,7 +21,7 @@ func Stress(t *testing.T, exercise int, name string, fn func(t *testing.T)) {
 	t.Run(fmt.Sprintf("exercise-%d/%s", exercise, name), func(t *testing.T) {
 		defer func() {
 			if v := recover(); v != nil {
-				nd, ok := v.(*todo.NotDone)
+				nd, ok := NotDoneIn(v)
 				if !ok {
 					panic(v)
 				}

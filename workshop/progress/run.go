@@ -231,7 +231,27 @@ func stoppedSetups(res *gotest.Result) []string {
 // stoppedIn reports whether test was running when the binary stopped (a
 // crash, or the watch's stop of a quiet binary): it failed without a
 // "--- FAIL" line of its own, or it is the test the crash came from.
+//
+// A check that is a plain top-level test stops with its subtests: when
+// TestCloseWakesEveryPop/reference/RealFIFO's bubble ends in synctest's
+// deadlock panic, TestCloseWakesEveryPop is the check that stopped the
+// run, though go test printed its "--- FAIL" on the way down.
 func stoppedIn(res *gotest.Result, test string) bool {
+	if stoppedItself(res, test) {
+		return true
+	}
+	if !IsCheck(test) || strings.Contains(test, "/") {
+		return false // a scenario's or a stress test's subtest is a check of its own
+	}
+	for other := range res.Passed {
+		if strings.HasPrefix(other, test+"/") && stoppedItself(res, other) {
+			return true
+		}
+	}
+	return false
+}
+
+func stoppedItself(res *gotest.Result, test string) bool {
 	if res.Crash != "" && test == res.Repanicked && !crashNotDone.MatchString(res.Crash) {
 		// It failed by the panic that stopped the binary. (A stub's
 		// panic says whose exercise is not done; that is judged apart.)

@@ -53,10 +53,11 @@ func eachQueue(t *testing.T, body func(t *testing.T, im impl, newQueue func() (q
 
 // TestStress runs producerAndConsumers on the selected implementation, so
 // the runner runs it on your copy too (as a test of the last exercise each
-// queue needs), and two races the queues' locks must settle: HasSynced
-// asked while the first write syncs a DeltaFIFO (exercise 1), and Resync
-// beside the writes and the pops of a RealFIFO (exercise 8). On the
-// reference it also runs client-go, to show the tests hold for it.
+// queue needs), and the races the queues' locks must settle: HasSynced
+// asked while the first write syncs a DeltaFIFO (exercise 1) or a
+// RealFIFO (7, the log it needs), and Resync or Bookmark beside the writes and the pops of a RealFIFO
+// (exercise 8). On the reference it also runs client-go, to show the
+// tests hold for it.
 func TestStress(t *testing.T) {
 	name, err := scenario.Selected()
 	if err != nil {
@@ -69,12 +70,18 @@ func TestStress(t *testing.T) {
 			producerAndConsumers(t, impls[name], q, kind.name)
 		})
 	}
-	scenario.Stress(t, 1, "deltafifo-has-synced-asked-while-written", func(t *testing.T) {
-		hasSyncedAskedWhileWritten(t, impls[name])
-	})
-	scenario.Stress(t, 8, "realfifo-resync-beside-the-watch", func(t *testing.T) {
-		resyncBesideTheWatch(t, impls[name])
-	})
+	for _, kind := range queueKinds[:2] {
+		// HasSynced is exercise 1's; a RealFIFO needs its log (7) too.
+		check := strings.ToLower(kind.name) + "-has-synced-asked-while-written"
+		scenario.Stress(t, map[string]int{"DeltaFIFO": 1, "RealFIFO": 7}[kind.name], check, func(t *testing.T) {
+			hasSyncedAskedWhileWritten(t, impls[name], kind.make)
+		})
+	}
+	for _, call := range besideTheWatch {
+		scenario.Stress(t, 8, "realfifo-"+strings.ToLower(call)+"-beside-the-watch", func(t *testing.T) {
+			callBesideTheWatch(t, impls[name], call)
+		})
+	}
 	if name == scenario.Reference {
 		for _, kind := range queueKinds {
 			t.Run("client-go/"+kind.name, func(t *testing.T) {
@@ -82,12 +89,16 @@ func TestStress(t *testing.T) {
 				producerAndConsumers(t, impls[scenario.ClientGo], q, kind.name)
 			})
 		}
-		t.Run("client-go/has-synced-asked-while-written", func(t *testing.T) {
-			hasSyncedAskedWhileWritten(t, impls[scenario.ClientGo])
-		})
-		t.Run("client-go/resync-beside-the-watch", func(t *testing.T) {
-			resyncBesideTheWatch(t, impls[scenario.ClientGo])
-		})
+		for _, kind := range queueKinds[:2] {
+			t.Run("client-go/"+strings.ToLower(kind.name)+"-has-synced-asked-while-written", func(t *testing.T) {
+				hasSyncedAskedWhileWritten(t, impls[scenario.ClientGo], kind.make)
+			})
+		}
+		for _, call := range besideTheWatch {
+			t.Run("client-go/"+strings.ToLower(call)+"-beside-the-watch", func(t *testing.T) {
+				callBesideTheWatch(t, impls[scenario.ClientGo], call)
+			})
+		}
 	}
 }
 
@@ -95,15 +106,15 @@ func TestStress(t *testing.T) {
 // of its own (WaitForCacheSync polls it) while the Reflector writes, and a
 // write before any Replace syncs the queue at once (there is no initial
 // list). So Add and HasSynced both take the queue's lock. Each round
-// starts a writer and an asker at the same moment on a fresh DeltaFIFO;
+// starts a writer and an asker at the same moment on a fresh queue;
 // they share nothing but that lock, so the race detector reports either
 // side that skips it, whatever the timing. After the write the queue is
 // synced.
-func hasSyncedAskedWhileWritten(t *testing.T, im impl) {
+func hasSyncedAskedWhileWritten(t *testing.T, im impl, newQueue func(impl) (queue, knownStore)) {
 	synctest.Test(t, func(t *testing.T) {
 		const rounds = 20
 		for r := range rounds {
-			q := im.NewDeltaFIFO(im.NewKnown(), true)
+			q, _ := newQueue(im)
 			obj, err := parseObject(im, fmt.Sprintf("ns/a@%d", r+1))
 			if err != nil {
 				t.Fatal(err)
@@ -130,17 +141,24 @@ func hasSyncedAskedWhileWritten(t *testing.T, im impl) {
 	})
 }
 
-// resyncBesideTheWatch: a Reflector calls Resync from its resync
-// goroutine while its watch goroutine writes, and the consumer pops, all
-// on one atomic RealFIFO; each call appends to the log under the queue's
-// lock. The three start at the same moment. The log must hand out every
-// write, in order, and one SyncAll per Resync. Resync's goroutine shares
-// nothing with the others but that lock: without it the race detector
-// reports the log appended to while another goroutine reads it.
-func resyncBesideTheWatch(t *testing.T, im impl) {
+// besideTheWatch are the calls a Reflector makes to its RealFIFO from
+// beside the watch's writes: Resync from its resync goroutine, Bookmark
+// from the watch's goroutine as a bookmark event comes.
+var besideTheWatch = []string{"Resync", "Bookmark"}
+
+// callBesideTheWatch: a Reflector calls Resync (or Bookmark) from one
+// goroutine while another writes, and the consumer pops, all on one
+// atomic RealFIFO with bookmarks on; each call appends to the log under
+// the queue's lock. The three start at the same moment. The log must hand
+// out every write, in order, and one SyncAll (or Bookmark) delta per
+// call. The caller's goroutine shares nothing with the others but that
+// lock: without it the race detector reports the log appended to while
+// another goroutine reads it.
+func callBesideTheWatch(t *testing.T, im impl, call string) {
 	synctest.Test(t, func(t *testing.T) {
 		const writes, resyncs = 200, 20
-		q := im.NewRealFIFO(nil, realOptions{Atomic: true})
+		q := im.NewRealFIFO(nil, realOptions{Atomic: true, Bookmarks: true})
+		kind := map[string]string{"Resync": "SyncAll", "Bookmark": "Bookmark"}[call]
 		defer q.Close()
 		objs := make([]any, writes)
 		for i := range objs {
@@ -162,9 +180,13 @@ func resyncBesideTheWatch(t *testing.T, im impl) {
 		})
 		wg.Go(func() {
 			<-start
-			for range resyncs {
-				if err := q.Resync(); err != nil {
-					t.Errorf("Resync: %v", err)
+			for i := range resyncs {
+				err := q.Resync
+				if call == "Bookmark" {
+					err = func() error { return q.Bookmark(fmt.Sprint(i + 1)) }
+				}
+				if err := err(); err != nil {
+					t.Errorf("%s: %v", call, err)
 					return
 				}
 			}
@@ -178,7 +200,7 @@ func resyncBesideTheWatch(t *testing.T, im impl) {
 			for len(written)+syncs < writes+resyncs {
 				_, err := q.Pop(func(ds []delta, _ bool) error {
 					for _, d := range ds {
-						if d.Type == "SyncAll" {
+						if d.Type == kind {
 							syncs++
 						} else {
 							written = append(written, formatObject(d.Object))
@@ -200,15 +222,15 @@ func resyncBesideTheWatch(t *testing.T, im impl) {
 		case <-time.After(time.Minute):
 			q.Close()
 			<-popped
-			t.Errorf("the consumer got %d writes and %d SyncAlls, then nothing: want %d and %d", len(written), syncs, writes, resyncs)
+			t.Errorf("the consumer got %d writes and %d %s deltas, then nothing: want %d and %d", len(written), syncs, kind, writes, resyncs)
 		}
 		want := make([]string, writes)
 		for i, obj := range objs {
 			want[i] = formatObject(obj)
 		}
 		if !slices.Equal(written, want) || syncs != resyncs {
-			t.Errorf("popped %d writes (in order: %t) and %d SyncAlls; want every one of the %d writes in order and %d SyncAlls",
-				len(written), slices.Equal(written, want[:min(len(written), writes)]), syncs, writes, resyncs)
+			t.Errorf("popped %d writes (in order: %t) and %d %s deltas; want every one of the %d writes in order and %d %s deltas",
+				len(written), slices.Equal(written, want[:min(len(written), writes)]), syncs, kind, writes, resyncs, kind)
 		}
 	})
 }
@@ -351,29 +373,43 @@ func TestCloseWakesEveryPop(t *testing.T) {
 	})
 }
 
-// With UnlockWhileProcessing, a producer can write while process runs:
-// the write returns before process does.
+// With UnlockWhileProcessing, a producer can write while process runs,
+// in Pop (exercise 7) and in PopBatch (exercise 10): the write returns
+// before process does.
 func TestUnlockWhileProcessingLetsProducersIn(t *testing.T) {
 	for _, name := range []string{scenario.Reference, scenario.ClientGo} {
 		im := impls[name]
-		t.Run(name, func(t *testing.T) {
-			synctest.Test(t, func(t *testing.T) {
-				q := im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true})
-				defer q.Close()
-				a, _ := parseObject(im, "ns/a@1")
-				b, _ := parseObject(im, "ns/b@2")
-				_ = q.Add(a)
-				release := make(chan struct{})
-				go func() { _, _ = q.Pop(func([]delta, bool) error { <-release; return nil }) }()
-				synctest.Wait() // Pop is inside process now
-				written := make(chan error, 1)
-				go func() { written <- q.Add(b) }()
-				synctest.Wait()
-				if len(written) != 1 {
-					t.Fatal("Add waited for process: the lock was held while processing")
-				}
-				close(release)
+		for _, pop := range []string{"Pop", "PopBatch"} {
+			t.Run(name+"/"+pop, func(t *testing.T) {
+				synctest.Test(t, func(t *testing.T) {
+					q := im.NewRealFIFO(nil, realOptions{Atomic: true, Unlock: true})
+					defer q.Close()
+					a, _ := parseObject(im, "ns/a@1")
+					b, _ := parseObject(im, "ns/b@2")
+					c, _ := parseObject(im, "ns/c@3")
+					_ = q.Add(a)
+					if pop == "PopBatch" {
+						_ = q.Add(b) // two keys: a batch, not a single
+					}
+					release := make(chan struct{})
+					process := func([]delta, bool) error { <-release; return nil }
+					go func() {
+						if pop == "Pop" {
+							_, _ = q.Pop(process)
+						} else {
+							_ = q.PopBatch(process, process)
+						}
+					}()
+					synctest.Wait() // inside process now
+					written := make(chan error, 1)
+					go func() { written <- q.Add(c) }()
+					synctest.Wait()
+					if len(written) != 1 {
+						t.Fatalf("Add waited for %s's process: the lock was held while processing, though UnlockWhileProcessing is on", pop)
+					}
+					close(release)
+				})
 			})
-		})
+		}
 	}
 }

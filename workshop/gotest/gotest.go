@@ -55,6 +55,9 @@ type Result struct {
 	Leak string
 	// Took is how long each test ran, by name.
 	Took map[string]time.Duration
+	// Fails counts each test's failed runs: more than one only when the
+	// binary ran the tests several times (-count).
+	Fails map[string]int
 	// Skipped names the tests that skipped themselves (t.Skip): they ran,
 	// and have no verdict in Passed.
 	Skipped map[string]bool
@@ -388,7 +391,7 @@ func (w *watch) stop() { close(w.done) }
 
 // parse reads test2json events into a Result.
 func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
-	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}, Skipped: map[string]bool{}}
+	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}, Skipped: map[string]bool{}, Fails: map[string]int{}}
 	var dump, leak strings.Builder
 	started := map[string]bool{}
 	sc := bufio.NewScanner(events)
@@ -441,10 +444,14 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 		case ev.Action == "skip":
 			r.Skipped[ev.Test] = true
 		case ev.Action == "pass" || ev.Action == "fail":
-			r.Passed[ev.Test] = ev.Action == "pass"
+			// Run several times (-count), a test fails if any run did.
+			if passed, seen := r.Passed[ev.Test]; !seen || passed {
+				r.Passed[ev.Test] = ev.Action == "pass"
+			}
 			lastFail = ""
 			if ev.Action == "fail" {
 				lastFail = ev.Test
+				r.Fails[ev.Test]++
 			}
 			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
 			if onTest != nil {

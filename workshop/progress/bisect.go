@@ -1,7 +1,9 @@
 package progress
 
 import (
+	"fmt"
 	"maps"
+	"math"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -24,6 +26,10 @@ type swapper struct {
 	quiet  time.Duration
 	flags  []string
 	builds int
+	// repeat is how many times in a row each check runs per swap, all of
+	// them passing for the swap to count (swapRuns).
+	repeat int
+	flaky  bool // the checks passed when run again unchanged
 }
 
 // bisect finds, for the open checks (divergences whose code could be
@@ -33,19 +39,29 @@ type swapper struct {
 // fails in the other half. With one bug that takes about log2(suspects)
 // builds, however the suspects are ordered; the likeliest go first, so
 // that a last suspect left alone is usually right even unproved.
-func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string) error {
+//
+// Checks that fail only sometimes (flaky) are searched apart, and each
+// swap runs the checks as many times in a row as their failure rate
+// calls for (swapRuns): a lucky pass would otherwise prove the wrong
+// exercise.
+func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string, flaky bool) error {
 	gen, stubs := k.done, k.stubs
 	named := map[int]bool{} // exercises the open checks' frames point at
 	race := false
+	rate := 1.0 // the lowest failure rate among the checks: the one a lucky pass fools most
 	count := map[int]int{}
 	for _, t := range open {
-		for _, id := range outcomes[t].owners {
+		o := outcomes[t]
+		for _, id := range o.owners {
 			named[id] = true
 		}
 		for _, id := range candidates[t] {
 			count[id]++
 		}
-		race = race || outcomes[t].race
+		race = race || o.race
+		if o.failRate > 0 {
+			rate = min(rate, o.failRate)
+		}
 	}
 	if !race {
 		// Without -race: a divergence shows without it, and the build
@@ -77,7 +93,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// settle the search as well as all, and the rest follow the first
 	// with the same suspects.
 	quiet = quiet / 3
-	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags}
+	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags, repeat: swapRuns(rate), flaky: flaky}
 	const few = 6
 	if len(open) <= few {
 		return sw.locate(outcomes, suspects, open, false)
@@ -110,8 +126,12 @@ func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks [
 		checks, proved = passed, true
 	}
 	if len(suspects) == 1 {
+		proof := BySwap
+		if sw.flaky {
+			proof = FlakyBySwap
+		}
 		for _, t := range checks {
-			outcomes[t].culprit, outcomes[t].located = suspects[0], BySwap
+			outcomes[t].culprit, outcomes[t].located, outcomes[t].swapRuns = suspects[0], proof, sw.repeat
 		}
 		return nil
 	}
@@ -122,6 +142,14 @@ func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks [
 	}
 	if err := sw.locate(outcomes, half, passed, true); err != nil {
 		return err
+	}
+	// A check the half's swap passed that no single exercise of it
+	// passes alone passed that swap by luck (it fails only sometimes):
+	// the rest may hold its culprit.
+	for _, t := range passed {
+		if l := outcomes[t].located; l != BySwap && l != FlakyBySwap {
+			failed = append(failed, t)
+		}
 	}
 	return sw.locate(outcomes, rest, failed, false)
 }
@@ -144,7 +172,11 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		return nil, nil, false, err
 	}
 	defer bin.Remove()
-	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, nil)
+	var repeat []string
+	if sw.repeat > 1 {
+		repeat = []string{fmt.Sprintf("-count=%d", sw.repeat)} // a failure in any run fails the check
+	}
+	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, nil, repeat...)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -209,41 +241,89 @@ func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bo
 	return same, stubbed, nil
 }
 
-// confirm runs the open checks once more on your copy as it is, before
-// any swap: a check your code fails only sometimes (goroutines racing, an
-// order that varies) would now and then pass with any exercise swapped,
-// and the swap would blame that one by chance. A check that passes now is
-// flaky: it stays with the exercise it is tagged with, and says so. The
-// rest, which failed twice, go on to the search. A stuck check is not run
-// again: it would cost its whole wait, and a hang does not pass by luck.
-func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string, quiet time.Duration) ([]string, error) {
+// confirm runs the open checks again on your copy as it is, before any
+// swap, several times when they are quick (confirmRuns): a check your
+// code fails only sometimes (goroutines racing, an order that varies)
+// would now and then pass with any exercise swapped, and the swap would
+// blame that one by chance. Each check's share of failed runs says how
+// many runs in a row a swap must pass to prove an exercise (swapRuns). A
+// check that passed in any of them is flaky, and says so; it is searched
+// apart, and stays with the exercise it is tagged with when no swap
+// proves one. The rest, which failed every time, are solid. A stuck check
+// is not run again: it would cost its whole wait, and a hang does not
+// pass by luck.
+func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string, quiet time.Duration) (solid, flaky []string, err error) {
 	var again []string
+	var slowest time.Duration
 	for _, t := range open {
-		if !outcomes[t].stuck {
+		o := outcomes[t]
+		o.failRate = 1
+		if !o.stuck {
 			again = append(again, t)
+			slowest = max(slowest, o.took)
 		}
 	}
 	if len(again) == 0 || k.bin == nil {
-		return open, nil
+		return open, nil, nil
 	}
+	n := confirmRuns(slowest)
 	k.say("running %d failing %s again with your code as it is, to be sure %s every time", len(again),
 		map[bool]string{true: "check", false: "checks"}[len(again) == 1], map[bool]string{true: "it fails", false: "they fail"}[len(again) == 1])
-	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, nil)
+	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, nil, fmt.Sprintf("-count=%d", n))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
-	var still []string
 	for _, t := range open {
-		if !res.Passed[t] {
-			still = append(still, t)
+		o := outcomes[t]
+		if o.stuck {
+			solid = append(solid, t)
 			continue
 		}
-		o := outcomes[t]
+		// The first run failed too: count it.
+		fails := res.Fails[t]
+		if !res.Passed[t] && fails == 0 {
+			fails = n // it did not finish: a crash, a stop
+		}
+		o.failRate = float64(fails+1) / float64(n+1)
+		if fails >= n {
+			solid = append(solid, t)
+			continue
+		}
+		flaky = append(flaky, t)
 		o.located = Flaky
-		o.report += indentReason("Flaky:    it passed when run again with your code unchanged: your code fails it\n" +
+		o.report += indentReason(fmt.Sprintf("Flaky:    it failed %d of %d runs with your code unchanged: your code fails it\n", fails+1, n+1) +
 			"          only sometimes, as the goroutines happen to run (a lock missing where\n" +
 			"          the race detector did not look, a wait that is not one, an order taken\n" +
-			"          for granted). Check again to see it fail, and read what it says then.")
+			"          for granted, a check then an act under two locks).")
 	}
-	return still, nil
+	return solid, flaky, nil
+}
+
+// confirmRuns is how many times confirm runs checks whose slowest first
+// run took slowest: often for quick ones, whose failure rate is then
+// known, once for slow ones (chapter 07's), which cost too much to repeat.
+func confirmRuns(slowest time.Duration) int {
+	switch {
+	case slowest < 200*time.Millisecond:
+		return 10
+	case slowest < 2*time.Second:
+		return 3
+	}
+	return 1
+}
+
+// swapRuns is how many runs in a row a swap must pass, for checks that
+// fail at rate on your code as it is, to prove the exercise swapped:
+// enough that passing them all by luck has a chance under 2%, at half
+// the rate measured (a dozen runs measure it roughly, and a swap changes
+// the timing too), and never fewer than 8. One run proves a check that
+// failed every time; 40 at the most.
+func swapRuns(rate float64) int {
+	if rate >= 1 {
+		return 1
+	}
+	if rate <= 0 {
+		return 40
+	}
+	return min(40, max(8, int(math.Ceil(math.Log(0.02)/math.Log(1-rate/2)))))
 }

@@ -28,11 +28,11 @@ func TestFlaky(t *testing.T) {
 func TestBroken(t *testing.T) { t.Fatal("wrong every time") }
 `
 
-// TestAFlakyCheckIsNotSearched: before any swap, the failing checks run
+// TestAFlakyCheckIsSearchedApart: before any swap, the failing checks run
 // again on the copy as it is; the one that passes now is flaky, says so,
-// and is not searched (a swap would blame an exercise by chance), while
-// the one that fails again goes on to the search.
-func TestAFlakyCheckIsNotSearched(t *testing.T) {
+// and is searched apart (each swap run FlakyRuns times: one pass would
+// blame an exercise by chance), while the one that fails again is solid.
+func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
 	first, err := runTests(bin, env, 0, 0, "", "", nil)
@@ -44,17 +44,31 @@ func TestAFlakyCheckIsNotSearched(t *testing.T) {
 	}
 	k := &code{s: &standIn{yours: map[string]string{}}, bin: bin, say: func(string, ...any) {}}
 	outcomes := map[string]*outcome{"TestFlaky": {test: "TestFlaky"}, "TestBroken": {test: "TestBroken"}}
-	still, err := k.confirm(outcomes, []string{"TestBroken", "TestFlaky"}, env, 0)
+	solid, flaky, err := k.confirm(outcomes, []string{"TestBroken", "TestFlaky"}, env, 0)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(still, []string{"TestBroken"}) {
-		t.Errorf("left for the search: %v; want [TestBroken]", still)
+	if !slices.Equal(solid, []string{"TestBroken"}) || !slices.Equal(flaky, []string{"TestFlaky"}) {
+		t.Errorf("solid %v, flaky %v; want [TestBroken] and [TestFlaky]", solid, flaky)
 	}
 	if o := outcomes["TestFlaky"]; o.located != Flaky || !strings.Contains(o.report, "Flaky:") {
 		t.Errorf("TestFlaky: located %v, report %q; want flaky, and said", o.located, o.report)
 	}
 	if o := outcomes["TestBroken"]; o.located != NotLocated || o.report != "" {
 		t.Errorf("TestBroken: located %v, report %q; want untouched", o.located, o.report)
+	}
+}
+
+// A test run several times (-count) fails if any of its runs failed: a
+// swap proves an exercise only when every run passes.
+func TestARepeatedTestFailsIfAnyRunFailed(t *testing.T) {
+	bin := buildPackage(t, flakyAndBroken)
+	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
+	res, err := runTests(bin, env, 0, 0, "^TestFlaky$", "", nil, "-count=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if passed, ok := res.Passed["TestFlaky"]; !ok || passed {
+		t.Errorf("TestFlaky failed its first of 3 runs, yet: passed %v (recorded %v)", passed, ok)
 	}
 }

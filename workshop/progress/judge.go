@@ -35,12 +35,17 @@ type outcome struct {
 	// where the others wait), unless one function of yours keeps the lock
 	// or takes it twice (lockCulprit).
 	proof   bool
-	race    bool  // a race report is part of its evidence
-	culprit int   // the exercise whose code made it diverge, once known
-	located Proof // how culprit was proved, if it was
-	notRun  bool  // it never ran: the binary stopped before it
-	stuck   bool  // it was stopped for making no progress
-	hung    bool  // left out: it would wait where a stuck test did (HungOn)
+	race    bool          // a race report is part of its evidence
+	culprit int           // the exercise whose code made it diverge, once known
+	located Proof         // how culprit was proved, if it was
+	notRun  bool          // it never ran: the binary stopped before it
+	stuck   bool          // it was stopped for making no progress
+	hung    bool          // left out: it would wait where a stuck test did (HungOn)
+	took    time.Duration // how long its first run took
+	// failRate is the share of its runs on your code as it is that
+	// failed (confirm): 1 for a check that fails every time.
+	failRate float64
+	swapRuns int // runs in a row per swap it passed to be located (FlakyBySwap)
 	// fn is the function of yours the proof points at ("Cache.start"),
 	// when one does: the frame that panicked, the access with no lock,
 	// the literal that wrote the text.
@@ -113,7 +118,7 @@ func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
 }
 
 func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
-	o := &outcome{test: test}
+	o := &outcome{test: test, took: res.Took[test]}
 	_, ran := res.Output[test]
 	// A plain test's subtests (a fuzz test's seeds, a table's cases) say
 	// why it failed: their output is its output.
@@ -407,8 +412,8 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		return nil
 	}
 	sort.Strings(open)
-	open, err := k.confirm(outcomes, open, env, quiet)
-	if err != nil || len(open) == 0 {
+	solid, flaky, err := k.confirm(outcomes, open, env, quiet)
+	if err != nil {
 		return err
 	}
 	runs := map[int]int{} // how many checks run each exercise's code
@@ -417,7 +422,15 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 			runs[id]++
 		}
 	}
-	return k.bisect(outcomes, open, candidates, runs, env, quiet, flags)
+	if len(solid) > 0 {
+		if err := k.bisect(outcomes, solid, candidates, runs, env, quiet, flags, false); err != nil {
+			return err
+		}
+	}
+	if len(flaky) > 0 {
+		return k.bisect(outcomes, flaky, candidates, runs, env, quiet, flags, true)
+	}
+	return nil
 }
 
 // judge decides one exercise's status from its checks' outcomes, and from
@@ -471,7 +484,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			alike && narrower(blame[test], blame[e.Test])
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
-			e.Located, e.Func = o.located, o.fn
+			e.Located, e.Func, e.SwapRuns = o.located, o.fn, o.swapRuns
 			hung = o.hung
 		}
 	}

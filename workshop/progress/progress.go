@@ -64,6 +64,9 @@ type Exercise struct {
 	Located Proof
 	// Func is the function of yours the proof points at, when one does.
 	Func string
+	// SwapRuns is how many runs in a row the check passed with the
+	// reference's code of this exercise in its place (FlakyBySwap).
+	SwapRuns int
 }
 
 // Proof is how a failure was put on one exercise's code.
@@ -75,10 +78,11 @@ const (
 	OnlySuspect       // of the exercises the check runs, the only one not the reference's to the letter
 	BySwap            // with the reference's code of it in its place, the check passes
 	Flaky             // not located: the check passed when run again with your code unchanged
+	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
 )
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap"}[p]
 }
 
 // Chapter is one chapter's result.

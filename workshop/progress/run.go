@@ -88,7 +88,7 @@ func idleFor(realClock bool) time.Duration {
 // waited out (HungOn).
 func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, skipAlso string, hangs func(dump string) []string, flags ...string) (*runs, error) {
 	all := &runs{
-		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}},
+		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}, Fails: map[string]int{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
 		NotRun: map[string]bool{}, HungOn: map[string]string{},
 	}
@@ -168,6 +168,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 			all.Passed[test] = passed
 			all.Output[test] = res.Output[test]
 			all.Took[test] = res.Took[test]
+			all.Fails[test] = res.Fails[test]
 			if stoppedIn(res, test) {
 				all.CrashOf[test], all.DumpOf[test] = res.Crash, res.Dump
 			}

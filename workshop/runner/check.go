@@ -240,7 +240,9 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 	case progress.BySwap:
 		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
 	case progress.Flaky:
-		where += ". It is the exercise this check is for; no swap can say whose code fails it, as it fails only sometimes."
+		where += ". It is the exercise this check is for; no swap could say whose code fails it, as it fails only sometimes."
+	case progress.FlakyBySwap:
+		where += fmt.Sprintf(". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed %d runs out of %d.", e.SwapRuns, e.SwapRuns)
 	}
 	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
 		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",

@@ -288,7 +288,7 @@ func producerAndConsumers(t *testing.T, im impl, q queue, kind string) {
 
 	if q.Kind == "RealFIFO" {
 		if !slices.Equal(popped, produced) {
-			t.Fatalf("a RealFIFO must hand out every delta in order:\n got %d deltas, want %d", len(popped), len(produced))
+			t.Fatalf("a RealFIFO must hand out every delta in order: %s", firstDifference(popped, produced))
 		}
 		return
 	}
@@ -304,9 +304,23 @@ func producerAndConsumers(t *testing.T, im impl, q queue, kind string) {
 	got, want := perKey(popped), perKey(produced)
 	for k := range want {
 		if !slices.Equal(got[k], want[k]) {
-			t.Fatalf("key %s: got %d deltas, want %d, in order", k, len(got[k]), len(want[k]))
+			t.Fatalf("key %s, every delta once and in order: %s", k, firstDifference(got[k], want[k]))
 		}
 	}
+}
+
+// firstDifference says where got first differs from want: the first delta
+// out of place, or the one missing or extra at the end, and both counts.
+func firstDifference(got, want []string) string {
+	for i := range min(len(got), len(want)) {
+		if got[i] != want[i] {
+			return fmt.Sprintf("delta #%d popped was %s, want %s (%d popped, %d written)", i+1, got[i], want[i], len(got), len(want))
+		}
+	}
+	if len(got) < len(want) {
+		return fmt.Sprintf("%d popped of %d written; the first missing is %s", len(got), len(want), want[len(got)])
+	}
+	return fmt.Sprintf("%d popped of %d written; the first extra is %s", len(got), len(want), got[len(want)])
 }
 
 // Pop on an empty queue blocks, durably, until a write arrives; then it

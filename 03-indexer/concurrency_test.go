@@ -22,7 +22,10 @@ import (
 func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		byNode := func(obj any) ([]string, error) { return []string{obj.(*v1.Pod).Spec.NodeName}, nil }
-		idx := ours.NewIndexer(ours.MetaNamespaceKeyFunc, ours.Indexers{"byNode": byNode, "namespace": ours.MetaNamespaceIndexFunc})
+		// Two values per object: Index of one unions two of the index's
+		// sets, into a set of its own, never into one of the index's.
+		nodeAndAny := func(obj any) ([]string, error) { return []string{obj.(*v1.Pod).Spec.NodeName, "any"}, nil }
+		idx := ours.NewIndexer(ours.MetaNamespaceKeyFunc, ours.Indexers{"byNode": byNode, "namespace": ours.MetaNamespaceIndexFunc, "nodeAndAny": nodeAndAny})
 
 		// Every call once, in order, on this goroutine first: an unfinished
 		// exercise's stub then stops the test at the same place on every
@@ -31,6 +34,7 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 		warm.Namespace, warm.Name = "ns-0", "warm"
 		_ = idx.Update(warm)
 		_, _ = idx.ByIndex("byNode", "")
+		_, _ = idx.Index("nodeAndAny", warm)
 		_, _ = idx.IndexKeys("byNode", "")
 		_ = idx.ListIndexFuncValues("namespace")
 		_, _ = idx.List(), idx.ListKeys()
@@ -63,6 +67,9 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 				// lock races with them.
 				for i := range 500 {
 					_, _ = idx.ByIndex("byNode", fmt.Sprintf("node-%d", i%4))
+					probe := &v1.Pod{}
+					probe.Spec.NodeName = fmt.Sprintf("node-%d", i%4)
+					_, _ = idx.Index("nodeAndAny", probe)
 					_, _ = idx.IndexKeys("byNode", fmt.Sprintf("node-%d", i%4))
 					_ = idx.ListIndexFuncValues("namespace")
 					_ = idx.List()
@@ -124,7 +131,9 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 			}
 			for v, keys := range got {
 				if !slices.Equal(keys, want[v]) {
-					t.Errorf("index %s value %q holds %v, but the stored objects give %v", name, v, keys, want[v])
+					extra, missing := setDifference(keys, want[v]), setDifference(want[v], keys)
+					t.Errorf("index %s value %q is out of step with the stored objects: it holds %d keys that should not be there %v, and lacks %d that should %v",
+						name, v, len(extra), extra, len(missing), missing)
 				}
 			}
 			if len(got) != len(want) {
@@ -132,4 +141,15 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 			}
 		}
 	})
+}
+
+// setDifference is the keys of a that b lacks, in a's order.
+func setDifference(a, b []string) []string {
+	var out []string
+	for _, k := range a {
+		if !slices.Contains(b, k) {
+			out = append(out, k)
+		}
+	}
+	return out
 }

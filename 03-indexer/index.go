@@ -147,7 +147,7 @@ func (s *storeIndex) keysFor(name, value string) (keySet, error) {
 	//   ListIndexFuncValues, which answers with nothing.
 	// exercise:deeper The error is Index with name %s does not exist. keysMatching runs the index
 	//   function on the object: one value is one set, several are a union without duplicates.
-	//   IndexKeys returns the keys in no particular order (callers sort).
+	//   IndexKeys returns the keys sorted (client-go's sets.List sorts them), never nil.
 	// exercise:track deep
 	if s.indexers[name] == nil {
 		return nil, fmt.Errorf("Index with name %s does not exist", name)

@@ -203,11 +203,14 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	case res.CrashOf[test] != "":
 		text, owners, culprit := k.crashed(res.CrashOf[test], res.DumpOf[test])
 		add(text, owners)
-		// A deadlock's frames show who waits, and a concurrent map write
-		// who wrote, not who forgot the lock: suspects, not proof, unless
-		// one function of yours keeps the lock or takes it twice.
+		// A deadlock's frames show who waits, a concurrent map write who
+		// wrote, and an unlock of an unlocked mutex whose Unlock found it
+		// free, not who forgot the lock or let it go: suspects, not
+		// proof, unless one function of yours keeps the lock, takes it
+		// twice or releases its caller's.
 		crash := res.CrashOf[test]
-		o.proof = len(o.owners) > 0 && !strings.Contains(crash, "deadlock") && !strings.Contains(crash, "concurrent map") || culprit != ""
+		bySymptom := strings.Contains(crash, "deadlock") || strings.Contains(crash, "concurrent map") || strings.Contains(crash, "unlock of unlocked")
+		o.proof = len(o.owners) > 0 && !bySymptom || culprit != ""
 		o.fn = cmp.Or(culprit, o.fn)
 	case res.HungOn[test] != "":
 		stuck := res.HungOn[test]

@@ -54,8 +54,9 @@ func TestStuckNamesTheFunctionThatNeverUnlocks(t *testing.T) {
 	}
 }
 
-// No reference function keeps a lock: a keeper in your copy is a bug, not
-// a pattern the reference uses.
+// No reference function keeps a lock, nor lets its caller's go for good:
+// a keeper or a releaser in your copy is a bug, not a pattern the
+// reference uses.
 func TestNoReferenceFunctionKeepsALock(t *testing.T) {
 	root, err := filepath.Abs("../..")
 	if err != nil {
@@ -77,6 +78,9 @@ func TestNoReferenceFunctionKeepsALock(t *testing.T) {
 			}
 			for _, kp := range keepersIn(src) {
 				t.Errorf("%s/%s:%d: %s locks %s and never unlocks it", c.Name, name, kp.line, kp.fn, kp.lock)
+			}
+			for _, r := range releasersIn(src) {
+				t.Errorf("%s/%s:%d: %s unlocks its caller's %s and never takes it back", c.Name, name, r.line, r.fn, r.lock)
 			}
 		}
 	}
@@ -198,5 +202,36 @@ func TestStuckNamesALockTakenTwice(t *testing.T) {
 	want := "Taken twice: ThreadSafeStore.Update (exercise 3) holds the lock it then waits for"
 	if !strings.Contains(text, want) || culprit != "ThreadSafeStore.Update" {
 		t.Errorf("culprit %q; stuck reason lacks %q:\n%s", culprit, want, text)
+	}
+}
+
+// A function handed a held lock that unlocks it to let others in while it
+// works must take it back before it returns; a deferred Lock does.
+func TestReleasersIn(t *testing.T) {
+	src := []byte(`package p
+
+func (f *F) processLocked(process func() error) error {
+	f.lock.Unlock()
+	defer f.lock.Lock()
+	return process()
+}
+
+func (f *F) forgets(process func() error) error {
+	f.lock.Unlock()
+	return process()
+}
+
+func (f *F) own() {
+	f.lock.Lock()
+	f.lock.Unlock()
+}
+
+func (f *F) unlockAndWake() {
+	f.lock.Unlock()
+}
+`)
+	got := releasersIn(src)
+	if len(got) != 1 || got[0].fn != "F.forgets" || got[0].lock != "f.lock" || got[0].line != 10 {
+		t.Errorf("releasers %+v; want F.forgets's f.lock at line 10 only", got)
 	}
 }

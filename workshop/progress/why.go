@@ -48,6 +48,10 @@ type code struct {
 	// check for every race's report (lockTakers).
 	takersOnce sync.Once
 	takers     map[string]bool
+	// The functions of yours that let go of their caller's lock for good
+	// (releasers), read once per check for a crash's report.
+	releasersOnce sync.Once
+	released      []releaser
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -156,6 +160,11 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 		// synctest's check when a test's bubble ends.
 		b.WriteString("          The test ended while goroutines it started still waited: each should\n" +
 			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
+	}
+	if strings.Contains(crash, "unlock of unlocked") {
+		var released []int
+		released, culprit = k.unlockedCulprit(&b)
+		owners = append(released, owners...)
 	}
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		var keepers []int

@@ -267,7 +267,7 @@ func (k *code) notRun(test string, res *runs, crash string) string {
 	case crash != "":
 		return fmt.Sprintf("Not run:  the test binary stopped before this test, at\n          %s\n", crash)
 	case len(res.Stuck) > 0:
-		return fmt.Sprintf("Not run:  the test binary was stopped before this test: %s made no progress.\n", strings.Join(res.Stuck, ", "))
+		return fmt.Sprintf("Not run:  the test binary was stopped before this test: %s made no progress.\n", shownName(strings.Join(res.Stuck, ", ")))
 	}
 	if parent, _, ok := strings.Cut(test, "/"); ok {
 		if passed, ran := res.Passed[parent]; ran && !passed {
@@ -290,7 +290,20 @@ func (k *code) testLine(test string) string {
 			break
 		}
 	}
-	return fmt.Sprintf("%s failed%s:\n", test, where)
+	return fmt.Sprintf("%s failed%s:\n", shownName(test), where)
+}
+
+// shownName is a test's name as you should read it: your copy runs in
+// the reference's place, so the subtests a test names "reference" (its
+// run on the chapter's own package, beside "client-go") run your code.
+func shownName(test string) string {
+	parts := strings.Split(test, "/")
+	for i, p := range parts {
+		if i > 0 && p == scenario.Reference {
+			parts[i] = "yours"
+		}
+	}
+	return strings.Join(parts, "/")
 }
 
 func atoi(s string) int { n, _ := strconv.Atoi(s); return n }

@@ -619,9 +619,9 @@ func commaNames(tests []string) string {
 		}
 	}
 	if len(inner) == 1 {
-		return inner[0]
+		return shownName(inner[0])
 	}
-	return fmt.Sprintf("%s and %d more", inner[0], len(inner)-1)
+	return fmt.Sprintf("%s and %d more", shownName(inner[0]), len(inner)-1)
 }
 
 // counter is an OnTest that tells say, at most every few seconds, how

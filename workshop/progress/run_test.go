@@ -286,3 +286,19 @@ func TestJudgeShowsTheNarrowestCheck(t *testing.T) {
 		t.Errorf("with no blame file, shown %s; want the first in order", e.Test)
 	}
 }
+
+// Your copy runs in the reference's place: a subtest named "reference"
+// is shown as "yours" (the 02 trial read "TestPopBlocksUntilAWrite/
+// reference/DeltaFIFO made no progress" as the reference being broken).
+func TestShownNameSaysYours(t *testing.T) {
+	for in, want := range map[string]string{
+		"TestPopBlocksUntilAWrite/reference/DeltaFIFO": "TestPopBlocksUntilAWrite/yours/DeltaFIFO",
+		"TestCloseWakesEveryPop/client-go/RealFIFO":    "TestCloseWakesEveryPop/client-go/RealFIFO",
+		"TestScenarios/reference-version":              "TestScenarios/reference-version",
+		"TestEveryDrainReturns/reference":              "TestEveryDrainReturns/yours",
+	} {
+		if got := shownName(in); got != want {
+			t.Errorf("shownName(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

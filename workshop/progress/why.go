@@ -123,7 +123,7 @@ var stepAt = regexp.MustCompile(`(\S+\.txt):(\d+):`)
 // lock they wait for (culprit, when that is one function).
 func (k *code) stuck(test, output, dump string, quiet string) (text string, owners []int, culprit string) {
 	var b strings.Builder
-	where := test
+	where := shownName(test)
 	if m := stepAt.FindAllStringSubmatch(output, -1); m != nil {
 		last := m[len(m)-1]
 		where = fmt.Sprintf("the step at %s:%s", filepath.Base(last[1]), last[2])

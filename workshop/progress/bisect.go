@@ -48,6 +48,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	gen, stubs := k.done, k.stubs
 	named := map[int]bool{} // exercises the open checks' frames point at
 	race := false
+	var slowest time.Duration
 	rate := 1.0 // the lowest failure rate among the checks: the one a lucky pass fools most
 	count := map[int]int{}
 	for _, t := range open {
@@ -59,6 +60,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 			count[id]++
 		}
 		race = race || o.race
+		slowest = max(slowest, o.took)
 		if o.failRate > 0 {
 			rate = min(rate, o.failRate)
 		}
@@ -93,7 +95,10 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// settle the search as well as all, and the rest follow the first
 	// with the same suspects.
 	quiet = quiet / 3
-	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags, repeat: swapRuns(rate), flaky: flaky}
+	// Repeats are for quick checks: a slow one (07's, seconds each) runs
+	// as often as swapBudget allows, at least once.
+	repeat := min(swapRuns(rate), max(1, int(swapBudget/max(slowest, time.Millisecond))))
+	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags, repeat: repeat, flaky: flaky}
 	const few = 6
 	if len(open) <= few {
 		return sw.locate(outcomes, suspects, open, false)
@@ -311,6 +316,9 @@ func confirmRuns(slowest time.Duration) int {
 	}
 	return 1
 }
+
+// swapBudget bounds the time one swap spends repeating a check.
+const swapBudget = 20 * time.Second
 
 // swapRuns is how many runs in a row a swap must pass, for checks that
 // fail at rate on your code as it is, to prove the exercise swapped:

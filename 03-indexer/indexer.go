@@ -72,9 +72,10 @@ func (c *cache) key(obj any) (string, error) {
 	//   store or drop the item and remember its resource version; reads take the read lock. Replace
 	//   keys the whole list before it touches the store.
 	// exercise:deeper KeyError{Obj: obj, Err: err}. Update reads the old object before overwriting
-	//   it: the index needs both. Delete of a missing key does nothing. noteRV keeps the version of
-	//   the last write (meta.Accessor; no metadata, no change); a bookmark moves it without
-	//   touching the items. Get returns (item, exists, err); GetByKey skips the key function.
+	//   it: the index needs both. Delete of a missing key touches no item and no index, but still
+	//   notes the deleted object's version. noteRV keeps the version of the last write
+	//   (meta.Accessor; no metadata, no change); a bookmark moves it without touching the items.
+	//   Get returns (item, exists, err); GetByKey skips the key function.
 	// exercise:track deep
 	key, err := c.keyFunc(obj)
 	if err != nil {

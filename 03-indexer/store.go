@@ -230,8 +230,8 @@ func (s *ThreadSafeStore) AddIndexers(indexers Indexers) error {
 	// exercise:hint First refuse any name that already exists, with the error "indexer conflict:
 	//   map[name:{}]" (all clashing names, sorted). Then add the functions and index every stored
 	//   object under each new index only.
-	// exercise:deeper conflictError(names) formats the error for you. s.index.updateOne(name, key,
-	//   nil, obj) indexes one object under one index.
+	// exercise:deeper conflictError(names), yours too, sorts the names and prints them as client-go
+	//   prints a set. s.index.updateOne(name, key, nil, obj) indexes one object under one index.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	var clash []string

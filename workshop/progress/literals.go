@@ -30,12 +30,25 @@ const minFragment = 8
 // verb splits a format string into the text around its verbs.
 var verb = regexp.MustCompile(`%[-+# 0-9.*\[\]]*[a-zA-Z%]`)
 
-// literal is one piece of literal text of a function.
+// literal is one piece of literal text of a function, or a whole format
+// string with its verbs: "index %q does not exist" printed `index "x"
+// does not exist`, whose pieces alone ("does not exist") the reference's
+// "Index with name %s does not exist" has too.
 type literal struct {
-	text string
-	fn   string // the function's key ("Server.create")
-	file string // the file's base name
-	line int
+	text   string
+	format *regexp.Regexp // for a format string: its text with any text at each verb
+	fn     string         // the function's key ("Server.create")
+	file   string         // the file's base name
+	line   int
+}
+
+// in reports whether the literal's text is in s: the piece, or what the
+// format string printed.
+func (l literal) in(s string) bool {
+	if l.format != nil {
+		return l.format.MatchString(s)
+	}
+	return strings.Contains(s, l.text)
 }
 
 // diverged reads, from a scenario step's report, what was recorded and
@@ -77,7 +90,7 @@ func (k *code) textOwners(report string) ([]literal, []int) {
 	var ids []int
 	seen := map[string]bool{}
 	for _, l := range yours {
-		if reference[l.text] || seen[l.fn] || !strings.Contains(got, l.text) || strings.Contains(recorded, l.text) {
+		if reference[l.text] || seen[l.fn] || !l.in(got) || l.in(recorded) {
 			continue
 		}
 		id := k.funcs[l.fn]
@@ -118,9 +131,11 @@ func (k *code) readLiterals() {
 	}
 }
 
-// literals lists the pieces of literal text in each function of src: each
-// string literal, cut at its format verbs, pieces of minFragment bytes or
-// more.
+// literals lists the literal text in each function of src: each string
+// literal with verbs whole, as a format (when its text outside the verbs
+// is minFragment bytes or more), then its pieces between the verbs, of
+// minFragment bytes or more. The whole format comes first: it is the
+// better evidence.
 func literals(src []byte) []literal {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
@@ -143,9 +158,20 @@ func literals(src []byte) []literal {
 			if err != nil {
 				return true
 			}
-			for _, piece := range verb.Split(text, -1) {
+			line := fset.Position(lit.Pos()).Line
+			pieces := verb.Split(text, -1)
+			if len(pieces) > 1 && len(strings.Join(pieces, "")) >= minFragment {
+				quoted := make([]string, len(pieces))
+				for i, p := range pieces {
+					quoted[i] = regexp.QuoteMeta(p)
+				}
+				if re, err := regexp.Compile(strings.Join(quoted, ".*?")); err == nil {
+					out = append(out, literal{text: text, format: re, fn: key, line: line})
+				}
+			}
+			for _, piece := range pieces {
 				if piece = strings.TrimSpace(piece); len(piece) >= minFragment {
-					out = append(out, literal{text: piece, fn: key, line: fset.Position(lit.Pos()).Line})
+					out = append(out, literal{text: piece, fn: key, line: line})
 				}
 			}
 			return true

@@ -46,7 +46,7 @@ func TestTextThatDivergedNamesTheLiteralThatWroteIt(t *testing.T) {
 		t.Fatalf("ids = %v, want [2]: the literal only your validate has", ids)
 	}
 	text := k.wroteIt(found)
-	for _, want := range []string{"Written:  by validate (exercise 2), 07-watchserver/exercise/server.go:5:\n", `"resourceVersion: Forbidden: sendInitialEvents needs a match", a text the reference never writes`} {
+	for _, want := range []string{"Written:  by validate (exercise 2), 07-watchserver/exercise/server.go:5:\n", `"resourceVersion: Forbidden: sendInitialEvents needs a match %q", a text the reference never writes`} {
 		if !strings.Contains(text, want) {
 			t.Errorf("lacks %q:\n%s", want, text)
 		}
@@ -73,5 +73,20 @@ func TestAPlainTestsWholeOutputIsWhatYourCodeMadeItPrint(t *testing.T) {
 	output := `server_test.go:120: sendInitialEvents without NotOlderThan: 422 {"message":"resourceVersion: Forbidden: sendInitialEvents needs a match \"\""}`
 	if _, ids := k.textOwners(output); !slices.Equal(ids, []int{2}) {
 		t.Errorf("ids = %v, want [2]", ids)
+	}
+}
+
+// A format string is evidence as a whole: "index %q does not exist"
+// printed a text whose pieces ("does not exist") the reference's own
+// format has too (the 03 trial's error for an unknown index got no
+// Written: line).
+func TestAFormatStringIsEvidenceWhole(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"index %q does not exist\", name)\n}\n")
+	k.done["exercise/server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"Index with name %s does not exist\", name)\n}\n")
+	report := "  Recorded: error: Index with name byFoo does not exist\n  Got:      error: index \"byFoo\" does not exist\n"
+	found, ids := k.textOwners(report)
+	if !slices.Equal(ids, []int{2}) || len(found) != 1 || found[0].text != "index %q does not exist" {
+		t.Errorf("found %+v (exercises %v); want validate's \"index %%q does not exist\"", found, ids)
 	}
 }

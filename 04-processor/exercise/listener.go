@@ -107,6 +107,14 @@ func (p *processorListener) add(notification any) {
 	if n, ok := notification.(addNotification); ok && n.isInInitialList {
 		p.tracker.start()
 	}
+	// pop is nearly always waiting for it: hand it over at once, the
+	// cheap way (a send that cannot block); the two-way select is for
+	// when pop is busy, or gone.
+	select {
+	case p.addCh <- notification:
+		return
+	default:
+	}
 	select {
 	case p.addCh <- notification:
 	case <-p.done: // pop has stopped: nobody will ever take it

@@ -114,7 +114,7 @@ func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wir
 				Indexers:     indexer.Indexers{indexer.NamespaceIndex: indexer.MetaNamespaceIndexFunc},
 				Path:         path,
 				NewPipeline:  v.pipeline,
-				Tracer:       newTracer(resource, v, w.trace),
+				Tracer:       newTracer(resource, v, opts.Trace),
 			})
 			return v.informer
 		}

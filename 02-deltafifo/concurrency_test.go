@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -209,12 +210,14 @@ func callBesideTheWatch(t *testing.T, im impl, call string) {
 		})
 		var written []string
 		syncs := 0
+		var handed atomic.Int64 // deltas popped so far, read when the consumer stalls
 		popped := make(chan struct{})
 		go func() {
 			defer close(popped)
 			<-start
 			for len(written)+syncs < writes+resyncs {
 				_, err := q.Pop(func(ds []delta, _ bool) error {
+					handed.Add(int64(len(ds)))
 					for _, d := range ds {
 						if d.Type == kind {
 							syncs++
@@ -236,9 +239,10 @@ func callBesideTheWatch(t *testing.T, im impl, call string) {
 		select {
 		case <-popped:
 		case <-time.After(time.Minute):
+			stalled := handed.Load() // the consumer waits in Pop: read before Close wakes it
 			q.Close()
 			<-popped
-			t.Errorf("the consumer got %d writes and %d %s deltas, then nothing: want %d and %d", len(written), syncs, kind, writes, resyncs)
+			t.Errorf("the consumer stopped after %d of the %d deltas queued and waited in Pop while more were queued: a write or a %s appended without waking it (Broadcast)", stalled, writes+resyncs, call)
 		}
 		want := make([]string, writes)
 		for i, obj := range objs {

@@ -93,7 +93,7 @@ func (r *Runner) Check(chapter string, id int) error {
 	e, ok := x.next()
 	if !ok {
 		r.remember(c, 0)
-		r.allPass(c)
+		r.allPass(c, x.offTrack)
 		return nil
 	}
 	r.remember(c, e.ID)
@@ -299,19 +299,43 @@ func (r *Runner) nextExercise(x *result, e progress.Exercise) {
 		r.checkCmd(x.c, e.ID), r.cmd("watch"), r.cmd("hint", x.c.Number(), fmt.Sprint(e.ID)))
 }
 
-func (r *Runner) allPass(c chapters.Chapter) {
+func (r *Runner) allPass(c chapters.Chapter, offTrack int) {
 	r.say("", fmt.Sprintf("Every exercise of %s passes.", c.Name))
+	if offTrack > 0 {
+		// The core track is done: its deep exercises are the way on in
+		// this chapter, before the next one.
+		r.next(fmt.Sprintf("Next: take on its %d deep exercises (its locking, loops and lifecycles), or go on to the next chapter:", offTrack),
+			r.cmd("deep", c.Number()), r.nextChapterCheck(c))
+		return
+	}
+	if later, ok := r.nextChapter(c); ok {
+		r.next(fmt.Sprintf("Next: read %s, then start its exercises:", docOf(r.Root, later.Name)), r.cmd("check", later.Number()))
+		return
+	}
+	r.next("Next: compare your exercises with the reference, one at a time (here the first), or see everything:", r.cmd("solution", c.Number(), "1"), r.cmd("status"))
+}
+
+// nextChapter is the first chapter after c with exercises.
+func (r *Runner) nextChapter(c chapters.Chapter) (chapters.Chapter, bool) {
 	list, _ := chapters.All(r.Root)
 	for _, later := range list {
 		if later.Name <= c.Name {
 			continue
 		}
 		if ex, _ := exgen.Exercises(later.Dir); len(ex) > 0 {
-			r.next(fmt.Sprintf("Next: read %s, then start its exercises:", docOf(r.Root, later.Name)), r.cmd("check", later.Number()))
-			return
+			return later, true
 		}
 	}
-	r.next("Next: compare your exercises with the reference, one at a time (here the first), or see everything:", r.cmd("solution", c.Number(), "1"), r.cmd("status"))
+	return chapters.Chapter{}, false
+}
+
+// nextChapterCheck is the command that checks the chapter after c, or
+// status after the last.
+func (r *Runner) nextChapterCheck(c chapters.Chapter) string {
+	if later, ok := r.nextChapter(c); ok {
+		return r.cmd("check", later.Number())
+	}
+	return r.cmd("status")
 }
 
 // currentChapter is the chapter named, or else the one you are on: the

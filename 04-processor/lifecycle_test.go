@@ -217,3 +217,53 @@ func (c *cacheChecker) check(obj any, wantPresent bool) {
 func (c *cacheChecker) OnAdd(obj any, _ bool)  { c.check(obj, true) }
 func (c *cacheChecker) OnUpdate(_, newObj any) { c.check(newObj, true) }
 func (c *cacheChecker) OnDelete(obj any)       { c.check(obj, false) }
+
+// TestRunWaitsForItsHandlers: Run returns only once everything it started
+// has stopped, a handler's call in flight included (client-go's
+// processor waits for every listener's goroutines, and Run for the
+// processor). A Run that returns early leaves handlers running against a
+// controller that believes the informer is gone: cancel, and Run must
+// still wait while a handler is stuck in OnAdd, and return once it comes
+// back.
+func TestRunWaitsForItsHandlers(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := []string{name}
+	if name == scenario.Reference && !scenario.OnYourCopy() {
+		names = append(names, scenario.ClientGo)
+	}
+	for _, name := range names {
+		im := impls[name]
+		t.Run(name, func(t *testing.T) {
+			synctest.Test(t, func(t *testing.T) {
+				lw := newScriptedLW("pods")
+				obj, _ := newObject("pods", "ns/a@1")
+				lw.setList("1", []runtime.Object{obj})
+				inf := im.NewInformer(lw, 0, atomicRealFIFO)
+				stuck := newRecorder(im, "stuck", true)
+				_, _ = inf.AddEventHandler(stuck, nil)
+				ctx, cancel := context.WithCancel(context.Background())
+				returned := make(chan struct{})
+				go func() { defer close(returned); inf.Run(ctx) }()
+				synctest.Wait() // the handler is stuck in its first OnAdd
+				cancel()
+				synctest.Wait()
+				select {
+				case <-returned:
+					stuck.unblock()
+					t.Fatal("Run returned while a handler was still in OnAdd: it must wait for the processor, and the processor for every listener's goroutines")
+				default:
+				}
+				stuck.unblock()
+				synctest.Wait()
+				select {
+				case <-returned:
+				default:
+					t.Fatal("Run still runs after the handler returned and ctx ended")
+				}
+			})
+		})
+	}
+}

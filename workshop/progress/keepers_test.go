@@ -235,3 +235,54 @@ func (f *F) unlockAndWake() {
 		t.Errorf("releasers %+v; want F.forgets's f.lock at line 10 only", got)
 	}
 }
+
+// A goroutine waits on startedCond; the reference's run wakes it twice,
+// yours once (the Broadcast after starting is missing): run is named,
+// and proves the exercise. A function that wakes it through a helper of
+// yours is not named.
+func TestNeverWokenNamesTheMissingWakeUp(t *testing.T) {
+	k := testCode()
+	k.funcs["sharedProcessor.run"], k.funcs["sharedProcessor.stop"], k.funcs["sharedProcessor.distribute"] = 5, 5, 6
+	k.done = map[string][]byte{"exercise/store.go": []byte(`package p
+
+func (p *sharedProcessor) run() {
+	p.started = true
+	p.startedCond.Broadcast()
+	defer p.startedCond.Broadcast()
+}
+
+func (p *sharedProcessor) stop() { p.startedCond.Broadcast() }
+
+func (p *sharedProcessor) distribute() {
+	for !p.started {
+		p.startedCond.Wait()
+	}
+}
+`)}
+	k.s.files = map[string][]byte{"store.go": []byte(`package p
+
+func (p *sharedProcessor) run() {
+	p.started = true
+	defer p.startedCond.Broadcast()
+}
+
+func (p *sharedProcessor) stop() { p.wake() }
+
+func (p *sharedProcessor) wake() { p.startedCond.Broadcast() }
+
+func (p *sharedProcessor) distribute() {
+	for !p.started {
+		p.startedCond.Wait()
+	}
+}
+`)}
+	gs := []goroutine{{state: "sync.Cond.Wait (durable)", frames: []frame{{fn: "example.com/walkthrough/03-indexer.(*sharedProcessor).distribute", file: "/w/03-indexer/store.go", line: 14}}}}
+	var b strings.Builder
+	owners, culprit := k.neverWoken(&b, gs)
+	if culprit != "sharedProcessor.run" || !slices.Equal(owners, []int{5}) {
+		t.Errorf("culprit %q, owners %v; want sharedProcessor.run, [5]:\n%s", culprit, owners, b.String())
+	}
+	if want := "wakes it (Broadcast or Signal) once, where the reference's does twice"; !strings.Contains(b.String(), want) {
+		t.Errorf("lacks %q:\n%s", want, b.String())
+	}
+}

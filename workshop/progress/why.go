@@ -52,6 +52,9 @@ type code struct {
 	// (releasers), read once per check for a crash's report.
 	releasersOnce sync.Once
 	released      []releaser
+	// Who wakes which condition, in the reference and in your code
+	// (neverWoken), read once per check.
+	wake wakers
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -131,6 +134,11 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
 	gs := parseDump(dump)
 	keepers, culprit := k.lockCulprit(&b, gs)
+	if culprit == "" {
+		var sleepers []int
+		sleepers, culprit = k.neverWoken(&b, gs)
+		keepers = append(keepers, sleepers...)
+	}
 	shown, owners := k.waiting(&b, gs)
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
@@ -169,6 +177,11 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		var keepers []int
 		keepers, culprit = k.lockCulprit(&b, gs[1:])
+		if culprit == "" {
+			var sleepers []int
+			sleepers, culprit = k.neverWoken(&b, gs[1:])
+			keepers = append(keepers, sleepers...)
+		}
 		_, waiters := k.waiting(&b, gs[1:])
 		owners = append(append(keepers, owners...), waiters...)
 	}

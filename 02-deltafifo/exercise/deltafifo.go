@@ -183,7 +183,9 @@ func dedupDeltas(d Deltas) Deltas {
 }
 
 // isDeletionDup decides which of two consecutive deltas survives, or
-// returns nil when both stay.
+// returns nil when both stay. client-go's names its parameters a and b:
+// dedupDeltas passes the newest as a and the one before it as b, and
+// keeps b, the older, unless b is a tombstone.
 //
 // client-go: tools/cache/delta_fifo.go (isDeletionDup)
 func isDeletionDup(older, newer *Delta) *Delta {

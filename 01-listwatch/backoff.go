@@ -4,6 +4,8 @@ import (
 	"math/rand/v2"
 	"sync"
 	"time"
+
+	"k8s.io/utils/clock"
 )
 
 // The Reflector's timing, in client-go's values.
@@ -36,10 +38,22 @@ type backoff struct {
 	base      time.Duration // the next wait, before jitter
 	capped    bool          // base reached the cap: stop doubling
 	lastReset time.Time
+	clock     clock.PassiveClock // nil: the real clock
 }
 
-func newBackoff() *backoff {
-	return &backoff{base: backoffInitial, lastReset: time.Now()}
+func newBackoff(c clock.PassiveClock) *backoff {
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	return &backoff{base: backoffInitial, lastReset: c.Now(), clock: c}
+}
+
+// now is the time on the backoff's clock.
+func (b *backoff) now() time.Time {
+	if b.clock == nil {
+		return time.Now()
+	}
+	return b.clock.Now()
 }
 
 // next returns the wait before the next attempt.
@@ -54,11 +68,11 @@ func (b *backoff) next() time.Duration {
 	//   the base. Once capped, stop doubling (the capped flag), so jitter stays around the cap.
 	//   Take the lock: a backoff may be shared by goroutines (client-go's DelayWithReset hands out
 	//   one that is), and the stress test calls next from several at once. The reset is measured
-	//   from the last reset, with time.Now (fake time in the scenarios).
+	//   from the last reset, on the backoff's clock (b.now: the real one, faked in the scenarios).
 	// exercise:track deep
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if now := time.Now(); now.Sub(b.lastReset) > backoffReset {
+	if now := b.now(); now.Sub(b.lastReset) > backoffReset {
 		b.base, b.capped, b.lastReset = backoffInitial, false, now
 	}
 	d := b.base

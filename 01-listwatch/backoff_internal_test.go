@@ -11,7 +11,7 @@ import (
 // last reset.
 func TestBackoffWindows(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
-		b := newBackoff()
+		b := newBackoff(nil)
 		bases := []time.Duration{800 * time.Millisecond, 1600 * time.Millisecond, 3200 * time.Millisecond,
 			6400 * time.Millisecond, 12800 * time.Millisecond, 25600 * time.Millisecond, 30 * time.Second, 30 * time.Second}
 		for i, base := range bases {

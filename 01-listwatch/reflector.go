@@ -13,6 +13,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/utils/clock"
 	klog "k8s.io/klog/v2"
 
 	indexer "example.com/walkthrough/03-indexer"
@@ -52,6 +53,11 @@ type ReflectorOptions struct {
 	// sendInitialEvents=true) instead of a LIST. client-go takes this from
 	// its WatchListClient feature gate, on by default since 1.35.
 	UseWatchList bool
+	// Clock, when set, is where the Reflector reads its time: the backoff
+	// it waits out, the resync period, how long a watch lasted. Tests that
+	// run it against a real server move it on at once instead of waiting
+	// (chapter 07's suite); nil is the real clock.
+	Clock clock.WithTicker
 }
 
 // Reflector keeps a store equal to one collection on the API server. It
@@ -77,6 +83,7 @@ type Reflector struct {
 	resync       time.Duration
 	useWatchList bool
 	backoff      *backoff
+	clock        clock.WithTicker // nil: the real clock (see clk)
 
 	// ShouldResync, when set, is asked before each periodic Resync.
 	ShouldResync func() bool
@@ -115,7 +122,7 @@ func NewReflector(lw ListerWatcher, expectedType runtime.Object, store Reflector
 	// exercise:track deep
 	r := &Reflector{
 		name: opts.Name, store: store, lw: lw, resync: opts.ResyncPeriod,
-		useWatchList: opts.UseWatchList, backoff: newBackoff(),
+		useWatchList: opts.UseWatchList, backoff: newBackoff(opts.Clock), clock: opts.Clock,
 		typeDescription: "<unspecified>",
 	}
 	if r.name == "" {
@@ -193,12 +200,12 @@ func (r *Reflector) Run(ctx context.Context) {
 		if err := r.ListAndWatch(ctx); err != nil {
 			r.handleError(ctx, err)
 		}
-		t := time.NewTimer(r.backoff.next())
+		t := r.clk().NewTimer(r.backoff.next())
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 	}
 	// exercise:end 9
@@ -349,4 +356,16 @@ func isTooLargeResourceVersionError(err error) bool {
 	}
 	return strings.Contains(st.Status().Message, "Too large resource version")
 	// exercise:end 8
+}
+
+// clk is the clock the Reflector reads its time from: the one its options
+// gave, else the real one (a Reflector made without NewReflector has
+// none).
+//
+// client-go: tools/cache/reflector.go (Reflector.clock)
+func (r *Reflector) clk() clock.WithTicker {
+	if r.clock == nil {
+		return clock.RealClock{}
+	}
+	return r.clock
 }

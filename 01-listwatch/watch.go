@@ -80,12 +80,12 @@ func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
 	//   goroutine is started anew with every watch.
 	// exercise:track deep
 	for {
-		t := time.NewTimer(r.resync)
+		t := r.clk().NewTimer(r.resync)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		if r.ShouldResync == nil || r.ShouldResync() {
 			if err := r.store.Resync(); err != nil {
@@ -116,7 +116,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 		if ctx.Err() != nil {
 			return nil
 		}
-		start := time.Now()
+		start := r.clk().Now()
 		// A watch from "" or "0" begins with synthetic ADDED events in no
 		// particular order: their versions must not move lastSyncRV until
 		// a real change has come through.
@@ -174,12 +174,12 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 // sleep waits d, or until ctx ends; it reports whether the wait ran out.
 func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
 	// exercise:begin 11
-	t := time.NewTimer(d)
+	t := r.clk().NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-t.C:
+	case <-t.C():
 		return true
 	}
 	// exercise:end 11
@@ -226,7 +226,7 @@ func (r *Reflector) handleWatch(ctx context.Context, start time.Time, w Watcher,
 			return initialEventsEnd, err
 		case ev, ok := <-w.ResultChan():
 			if !ok {
-				if time.Since(start) < time.Second && count == 0 {
+				if r.clk().Since(start) < time.Second && count == 0 {
 					return initialEventsEnd, &VeryShortWatchError{Name: r.name}
 				}
 				return initialEventsEnd, nil

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -78,7 +77,7 @@ func (r *Reflector) watchList(ctx context.Context) (Watcher, error) {
 			AllowWatchBookmarks:  true,
 			TimeoutSeconds:       watchTimeout(),
 		}
-		start := time.Now()
+		start := r.clk().Now()
 		var err error
 		w, err = r.lw.Watch(ctx, opts)
 		if err != nil {

@@ -21,6 +21,7 @@ type jumpClock struct {
 	mu     sync.Mutex
 	offset time.Duration // the jumps so far
 	timers map[*jumpTimer]bool
+	read   bool // someone asked it the time or started a timer
 }
 
 var _ clock.WithTicker = (*jumpClock)(nil)
@@ -30,7 +31,16 @@ func newJumpClock() *jumpClock { return &jumpClock{timers: map[*jumpTimer]bool{}
 func (c *jumpClock) Now() time.Time {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.read = true
 	return c.now()
+}
+
+// used reports whether anyone has read the clock yet: a Reflector that
+// was given it but reads the real one never does.
+func (c *jumpClock) used() bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.read
 }
 
 // now is Now with c.mu held.
@@ -91,6 +101,7 @@ func (c *jumpClock) Sleep(d time.Duration) { <-c.After(d) }
 func (c *jumpClock) start(d, every time.Duration) *jumpTimer {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	c.read = true
 	t := &jumpTimer{c: c, ch: make(chan time.Time, 1), every: every}
 	t.real = time.AfterFunc(time.Hour, t.fire) // armed below, under c.mu
 	t.set(d)

@@ -122,9 +122,13 @@ type suiteBackend struct {
 	proxy *faultProxy
 	base  int64 // etcd's revision before the file's first write
 	tr    *notation.Trace
-	// clock is client-go's Reflector's, which jumps at an advance; 01's
-	// Reflector reads the real clock, so there the time really passes.
+	// clock is the Reflector's (ReflectorOptions.Clock, in client-go's and
+	// in 01's), which jumps at an advance.
 	clock *jumpClock
+	// realTimeUnlessUsed lets the time really pass at an advance while
+	// nobody has read the clock: 01's Reflector may be yours (--mine), and
+	// yours may read the real clock, not the one its options give.
+	realTimeUnlessUsed bool
 }
 
 // Serve takes the file's server options: only a server without the
@@ -241,10 +245,11 @@ const (
 	jumpPatience = 250 * time.Millisecond
 )
 
-// Advance jumps client-go's clock, or lets the real time pass for 01's
-// Reflector.
+// Advance jumps the Reflector's clock; for 01's, as long as it has never
+// read that clock (a Reflector of yours that reads the real one), the
+// time really passes instead.
 func (b *suiteBackend) Advance(d time.Duration) {
-	if b.clock == nil {
+	if b.clock == nil || b.realTimeUnlessUsed && !b.clock.used() {
 		time.Sleep(d)
 		return
 	}
@@ -280,7 +285,8 @@ func (b *suiteBackend) reflector(client string) func(cfg lwscenario.ReflectorCon
 		case "01-listwatch":
 			lw := &listwatch.Client{HTTP: b.proxy.http.Client(), Base: b.proxy.http.URL,
 				Path: "/api/v1/configmaps", Kind: listwatch.Typed[corev1.ConfigMap]("ConfigMap")}
-			r := listwatch.NewReflector(lw, &corev1.ConfigMap{}, store, listwatch.ReflectorOptions{UseWatchList: cfg.WatchList})
+			b.clock, b.realTimeUnlessUsed = newJumpClock(), true
+			r := listwatch.NewReflector(lw, &corev1.ConfigMap{}, store, listwatch.ReflectorOptions{UseWatchList: cfg.WatchList, Clock: b.clock})
 			return r.Run, r.LastSyncResourceVersion
 		default:
 			// As 01's client-go adapter lists and watches: through the REST

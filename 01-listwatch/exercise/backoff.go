@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"k8s.io/utils/clock"
+
 	"example.com/walkthrough/workshop/todo"
 )
 
@@ -42,17 +44,29 @@ type backoff struct {
 	base      time.Duration // the next wait, before jitter
 	capped    bool          // base reached the cap: stop doubling
 	lastReset time.Time
+	clock     clock.PassiveClock // nil: the real clock
 }
 
-func newBackoff() *backoff {
-	return &backoff{base: backoffInitial, lastReset: time.Now()}
+func newBackoff(c clock.PassiveClock) *backoff {
+	if c == nil {
+		c = clock.RealClock{}
+	}
+	return &backoff{base: backoffInitial, lastReset: c.Now(), clock: c}
+}
+
+// now is the time on the backoff's clock.
+func (b *backoff) now() time.Time {
+	if b.clock == nil {
+		return time.Now()
+	}
+	return b.clock.Now()
 }
 
 // next returns the wait before the next attempt.
 func (b *backoff) next() time.Duration {
 	b.mu.Lock()
 	defer b.mu.Unlock()
-	if now := time.Now(); now.Sub(b.lastReset) > backoffReset {
+	if now := b.now(); now.Sub(b.lastReset) > backoffReset {
 		b.base, b.capped, b.lastReset = backoffInitial, false, now
 	}
 	d := b.base

@@ -65,12 +65,12 @@ func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 // client-go: tools/cache/reflector.go (Reflector.startResync)
 func (r *Reflector) startResync(ctx context.Context, errc chan<- error) {
 	for {
-		t := time.NewTimer(r.resync)
+		t := r.clk().NewTimer(r.resync)
 		select {
 		case <-ctx.Done():
 			t.Stop()
 			return
-		case <-t.C:
+		case <-t.C():
 		}
 		if r.ShouldResync == nil || r.ShouldResync() {
 			if err := r.store.Resync(); err != nil {
@@ -99,7 +99,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 		if ctx.Err() != nil {
 			return nil
 		}
-		start := time.Now()
+		start := r.clk().Now()
 		// A watch from "" or "0" begins with synthetic ADDED events in no
 		// particular order: their versions must not move lastSyncRV until
 		// a real change has come through.
@@ -155,12 +155,12 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 
 // sleep waits d, or until ctx ends; it reports whether the wait ran out.
 func (r *Reflector) sleep(ctx context.Context, d time.Duration) bool {
-	t := time.NewTimer(d)
+	t := r.clk().NewTimer(d)
 	defer t.Stop()
 	select {
 	case <-ctx.Done():
 		return false
-	case <-t.C:
+	case <-t.C():
 		return true
 	}
 }

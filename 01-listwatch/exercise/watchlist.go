@@ -8,7 +8,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/utils/ptr"
@@ -59,7 +58,6 @@ var (
 	_ = todo.Exercise
 	_ = errors.Is
 	_ = fmt.Errorf
-	_ = time.Now
 	_ = metav1.ResourceVersionMatchNotOlderThan
 	_ = ptr.To[int]
 	_ = indexer.NewStore

@@ -13,8 +13,8 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"k8s.io/utils/clock"
 	klog "k8s.io/klog/v2"
+	"k8s.io/utils/clock"
 
 	indexer "example.com/walkthrough/03-indexer"
 )

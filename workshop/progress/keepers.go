@@ -40,15 +40,12 @@ func (k *code) keepers() []keeper {
 
 func (k *code) findKeepers() []keeper {
 	var out []keeper
-	for ref := range k.s.yours {
-		if filepath.Dir(ref) != k.s.dir {
-			continue // an earlier chapter's file under --mine
-		}
-		for _, kp := range keepersIn(k.s.files[filepath.Base(ref)]) {
+	k.eachFileOfYours(func(ref string, src []byte) {
+		for _, kp := range keepersIn(src) {
 			kp.file = ref
 			out = append(out, kp)
 		}
-	}
+	})
 	sort.Slice(out, func(i, j int) bool {
 		if out[i].file != out[j].file {
 			return out[i].file < out[j].file
@@ -56,6 +53,17 @@ func (k *code) findKeepers() []keeper {
 		return out[i].line < out[j].line
 	})
 	return out
+}
+
+// eachFileOfYours calls fn with each file of your copy of this chapter:
+// the reference path it stands in for, and your source. An earlier
+// chapter's files under --mine are left out.
+func (k *code) eachFileOfYours(fn func(ref string, src []byte)) {
+	for ref := range k.s.yours {
+		if filepath.Dir(ref) == k.s.dir {
+			fn(ref, k.s.files[filepath.Base(ref)])
+		}
+	}
 }
 
 // keepersIn finds the keepers of one file's source: each function or

@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -31,15 +30,12 @@ type releaser struct {
 // releasers lists the releasers of your files, read once per check.
 func (k *code) releasers() []releaser {
 	k.releasersOnce.Do(func() {
-		for ref := range k.s.yours {
-			if filepath.Dir(ref) != k.s.dir {
-				continue // an earlier chapter's file under --mine
-			}
-			for _, r := range releasersIn(k.s.files[filepath.Base(ref)]) {
+		k.eachFileOfYours(func(ref string, src []byte) {
+			for _, r := range releasersIn(src) {
 				r.file = ref
 				k.released = append(k.released, r)
 			}
-		}
+		})
 		sort.Slice(k.released, func(i, j int) bool {
 			a, b := k.released[i], k.released[j]
 			return a.file < b.file || a.file == b.file && a.line < b.line

@@ -122,11 +122,8 @@ func (k *code) readWakers() {
 			w.reference[field][key]++
 		}, nil, nil)
 	}
-	for ref := range k.s.yours {
-		if filepath.Dir(ref) != k.s.dir {
-			continue // an earlier chapter's file under --mine
-		}
-		wakeCalls(k.s.files[filepath.Base(ref)], func(key, field string) {
+	k.eachFileOfYours(func(ref string, src []byte) {
+		wakeCalls(src, func(key, field string) {
 			if w.yours[field] == nil {
 				w.yours[field] = map[string]int{}
 			}
@@ -139,7 +136,7 @@ func (k *code) readWakers() {
 		}, func(key string, line int) {
 			w.where[key] = fmt.Sprintf("%s:%d", ref, line)
 		})
-	}
+	})
 }
 
 // neverWoken names, for the goroutines of yours that wait on a condition,

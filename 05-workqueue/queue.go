@@ -56,8 +56,9 @@ type TypedQueueConfig[T comparable] struct {
 // client-go: util/workqueue/queue.go (Typed)
 type Typed[T comparable] struct {
 	mu sync.Mutex
-	// cond is signalled when an item is queued, when the processing set
-	// empties (for ShutDownWithDrain), and broadcast on shutdown.
+	// cond is signalled when an item is queued, and broadcast when the
+	// processing set empties (every ShutDownWithDrain waiting returns) and
+	// on shutdown.
 	cond *sync.Cond
 
 	// queue holds the items waiting for a worker, oldest first. Every

@@ -377,7 +377,7 @@ func TestFrameDecoderOnBadInput(t *testing.T) {
 	// A DecodeError says what was wrong.
 	_, err := ours.NewFrameDecoder(strings.NewReader(`{"type":"SURPRISE","object":{}}`), ours.Unstructured()).Next()
 	if err == nil || !strings.Contains(err.Error(), "got invalid watch event type: SURPRISE") {
-		t.Errorf("got %v", err)
+		t.Errorf("an event of type SURPRISE: got %v, want an error that says %q, as client-go's decoder does", err, "got invalid watch event type: SURPRISE")
 	}
 	var de *ours.DecodeError
 	if !errors.As(err, &de) {

@@ -3,7 +3,6 @@ package progress
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"go/types"
 	"path/filepath"
@@ -73,18 +72,10 @@ func (k *code) eachFileOfYours(fn func(ref string, src []byte)) {
 // them in a block around it (an Unlock in a branch that does not hold
 // the return does not count), and no deferred Unlock of it.
 func keepersIn(src []byte) []keeper {
-	if src == nil {
-		return nil
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
+	fset, fns := funcDecls(src)
 	var out []keeper
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Body == nil || strings.Contains(strings.ToLower(fn.Name.Name), "lock") {
+	for _, fn := range fns {
+		if strings.Contains(strings.ToLower(fn.Name.Name), "lock") {
 			continue
 		}
 		bodies := []*ast.BlockStmt{fn.Body}
@@ -380,19 +371,12 @@ func (k *code) lockTakenAt(f frame) string {
 	if src == nil || filepath.Dir(f.file) != k.s.dir {
 		return ""
 	}
-	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return ""
-	}
-	taken := ""
-	ast.Inspect(file, func(n ast.Node) bool {
-		if name, lock, ok := lockMethod(n); ok && taken == "" && strings.HasSuffix(name, "Lock") && !strings.HasSuffix(name, "Unlock") && fset.Position(n.Pos()).Line == f.line {
-			taken = lock
+	return callAt(src, f.line, func(c *ast.CallExpr) string {
+		if name, lock, ok := lockMethod(c); ok && strings.HasSuffix(name, "Lock") && !strings.HasSuffix(name, "Unlock") {
+			return lock
 		}
-		return taken == ""
+		return ""
 	})
-	return taken
 }
 
 // fields is a lock's name without its receiver ("mu" for q.mu, "cond.L"

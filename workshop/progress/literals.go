@@ -3,7 +3,6 @@ package progress
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
 	"go/token"
 	"path/filepath"
 	"regexp"
@@ -137,17 +136,9 @@ func (k *code) readLiterals() {
 // minFragment bytes or more. The whole format comes first: it is the
 // better evidence.
 func literals(src []byte) []literal {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
+	fset, fns := funcDecls(src)
 	var out []literal
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
-		}
+	for _, fd := range fns {
 		key := exgen.FuncKey(fd)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)

@@ -179,19 +179,9 @@ func (k *code) shouldHaveLocked(mine []frame) frame {
 // with every exercise done) call Lock or RLock in their own body.
 func (k *code) readTakers() {
 	k.takers = map[string]bool{}
-	for name, src := range k.done {
-		if filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
-		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
-		if err != nil {
-			continue
-		}
-		for _, d := range f.Decls {
-			fd, ok := d.(*ast.FuncDecl)
-			if !ok || fd.Body == nil {
-				continue
-			}
+	k.eachReferenceFile(func(src []byte) {
+		_, fns := funcDecls(src)
+		for _, fd := range fns {
 			ast.Inspect(fd.Body, func(n ast.Node) bool {
 				if name, _, ok := lockMethod(n); ok && (name == "Lock" || name == "RLock") {
 					k.takers[exgen.FuncKey(fd)] = true
@@ -199,5 +189,5 @@ func (k *code) readTakers() {
 				return true
 			})
 		}
-	}
+	})
 }

@@ -3,8 +3,6 @@ package progress
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"sort"
 	"strings"
 
@@ -50,18 +48,10 @@ func (k *code) releasers() []releaser {
 // deferred or not, anywhere after. A function whose name speaks of
 // unlocking (unlockAndNotify) is left out: letting go is its job.
 func releasersIn(src []byte) []releaser {
-	if src == nil {
-		return nil
-	}
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return nil
-	}
+	fset, fns := funcDecls(src)
 	var out []releaser
-	for _, d := range f.Decls {
-		fn, ok := d.(*ast.FuncDecl)
-		if !ok || fn.Body == nil || strings.Contains(strings.ToLower(fn.Name.Name), "unlock") {
+	for _, fn := range fns {
+		if strings.Contains(strings.ToLower(fn.Name.Name), "unlock") {
 			continue
 		}
 		type state struct {

@@ -3,8 +3,6 @@ package progress
 import (
 	"fmt"
 	"go/ast"
-	"go/parser"
-	"go/token"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -35,16 +33,8 @@ type wakers struct {
 // Broadcast or Signal, by the condition's field name, and the names every
 // function calls.
 func wakeCalls(src []byte, fn func(key, field string), call func(key, name string), decl func(key string, line int)) {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return
-	}
-	for _, d := range f.Decls {
-		fd, ok := d.(*ast.FuncDecl)
-		if !ok || fd.Body == nil {
-			continue
-		}
+	fset, fns := funcDecls(src)
+	for _, fd := range fns {
 		key := exgen.FuncKey(fd)
 		if decl != nil {
 			decl(key, fset.Position(fd.Pos()).Line)
@@ -88,40 +78,26 @@ func lastName(e ast.Expr) string {
 
 // condAt names the condition a Wait call at line of src waits on.
 func condAt(src []byte, line int) string {
-	fset := token.NewFileSet()
-	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
-	if err != nil {
-		return ""
-	}
-	field := ""
-	ast.Inspect(f, func(n ast.Node) bool {
-		c, ok := n.(*ast.CallExpr)
-		if !ok || fset.Position(c.Pos()).Line != line {
-			return true
-		}
+	return callAt(src, line, func(c *ast.CallExpr) string {
 		if s, ok := c.Fun.(*ast.SelectorExpr); ok && s.Sel.Name == "Wait" && len(c.Args) == 0 {
-			field = lastName(s.X)
+			return lastName(s.X)
 		}
-		return true
+		return ""
 	})
-	return field
 }
 
 func (k *code) readWakers() {
 	w := &k.wake
 	w.reference, w.yours = map[string]map[string]int{}, map[string]map[string]int{}
 	w.calls, w.where = map[string]map[string]bool{}, map[string]string{}
-	for name, src := range k.done {
-		if filepath.Ext(name) != ".go" || strings.HasSuffix(name, "_test.go") {
-			continue
-		}
+	k.eachReferenceFile(func(src []byte) {
 		wakeCalls(src, func(key, field string) {
 			if w.reference[field] == nil {
 				w.reference[field] = map[string]int{}
 			}
 			w.reference[field][key]++
 		}, nil, nil)
-	}
+	})
 	k.eachFileOfYours(func(ref string, src []byte) {
 		wakeCalls(src, func(key, field string) {
 			if w.yours[field] == nil {

@@ -60,10 +60,10 @@ func (b *backoff) now() time.Time {
 func (b *backoff) next() time.Duration {
 	// exercise:begin 7 Back off between attempts, and pick a watch timeout
 	// exercise:hint next returns the current wait with up to 100% jitter added (backoffJitter),
-	//   then doubles the wait for next time (backoffFactor) until it reaches backoffCap; after
-	//   backoffReset without a call the wait starts again from backoffInitial. watchTimeout picks a
-	//   random number of seconds between minWatchTimeout and maxWatchTimeout, so that many clients
-	//   do not all reconnect at once.
+	//   then doubles the wait for next time (backoffFactor) until it reaches backoffCap; once
+	//   backoffReset has passed since the last reset (however many calls came between), the wait
+	//   starts again from backoffInitial. watchTimeout picks a random number of seconds between
+	//   minWatchTimeout and maxWatchTimeout, so that many clients do not all reconnect at once.
 	// exercise:deeper The jitter is added to the returned wait, not stored: the base doubles from
 	//   the base. Once capped, stop doubling (the capped flag), so jitter stays around the cap.
 	//   Take the lock: a backoff may be shared by goroutines (client-go's DelayWithReset hands out

@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/cockroachdb/datadriven"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -45,7 +46,9 @@ Scripted server only.`,
 		Usage: `list [limit=N] [rv=V] [continue=T]
 One LIST through the client alone, with no pager and no Reflector: the
 request, then listed K pods at rv=V (", more to come" with a continue
-token), or the error with its reason and code. Scripted server only.`,
+token), or the error with its reason and code. When the client sent the
+request again, how long it waited in all, on the bubble's clock (a
+Retry-After header says how long). Scripted server only.`,
 		Example: "list limit=2 rv=0"},
 	{Name: "watch", Run: (*Driver).watch,
 		Usage: `watch [rv=V]
@@ -105,8 +108,9 @@ func (d *Driver) listAll(t testing.TB, td *datadriven.TestData) string {
 	srv := d.scripted(t, td)
 	var pageSize int64
 	td.ScanArgs(t, "page-size", &pageSize)
+	start := time.Now()
 	rv, n, err := d.im.ListAll(t.(*testing.T).Context(), srv, pageSize)
-	out := d.tr.Take()
+	out := append(d.tr.Take(), retryWaits(start)...)
 	if err != nil {
 		out = append(out, fmt.Sprintf("error: %v", err))
 	} else {
@@ -121,8 +125,9 @@ func (d *Driver) list(t testing.TB, td *datadriven.TestData) string {
 	td.MaybeScanArgs(t, "limit", &opts.Limit)
 	td.MaybeScanArgs(t, "rv", &opts.ResourceVersion)
 	td.MaybeScanArgs(t, "continue", &opts.Continue)
+	start := time.Now()
 	rv, cont, n, err := d.im.ListPage(t.(*testing.T).Context(), srv, opts)
-	out := d.tr.Take()
+	out := append(d.tr.Take(), retryWaits(start)...)
 	switch {
 	case err != nil:
 		out = append(out, describeError(err))
@@ -150,6 +155,17 @@ func (d *Driver) watch(t testing.TB, td *datadriven.TestData) string {
 		d.tr.Add("watch: closed")
 	}()
 	return d.report(td, out)
+}
+
+// retryWaits says how long the client waited between its tries since
+// start, if at all. In the bubble time moves only while every goroutine
+// waits, so this is the sum of the waits the client chose, to the
+// nanosecond: the Retry-After seconds, or a second after a reset.
+func retryWaits(start time.Time) []string {
+	if waited := time.Since(start); waited > 0 {
+		return []string{fmt.Sprintf("(the client waited %s in all between its tries)", waited)}
+	}
+	return nil
 }
 
 // describeError writes a failed request's error with its reason and code.

@@ -37,9 +37,12 @@ type CacheOptions struct {
 	// default each watcher gets about a second of the ring's window, 10 to
 	// 100 events (eventRing.watchChanSize).
 	WatcherBuffer int
-	// DispatchBudget is how long one event may wait for watchers whose
-	// buffer is full before they are closed (100ms).
+	// DispatchBudget is the most the dispatcher may wait, in all, for
+	// watchers whose buffer is full before it closes them (100ms). It
+	// starts empty and refills at DispatchRefill a second (50ms): see
+	// dispatchBudget.
 	DispatchBudget time.Duration
+	DispatchRefill time.Duration
 	// BookmarkInterval is how often watchers that allow bookmarks get one (1m).
 	BookmarkInterval time.Duration
 	// FreshnessWait bounds how long a consistent read waits for the cache
@@ -62,6 +65,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	}
 	if o.DispatchBudget <= 0 {
 		o.DispatchBudget = 100 * time.Millisecond
+	}
+	if o.DispatchRefill <= 0 {
+		o.DispatchRefill = 50 * time.Millisecond
 	}
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = time.Minute
@@ -107,6 +113,8 @@ type Cache struct {
 	watchers map[*cacheWatcher]struct{}
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
 	incoming chan dispatchJob
+	// budget is the dispatcher's own: how long it may wait for full buffers.
+	budget *dispatchBudget
 	// etcdWatches counts the etcd watches this cache has opened (one per
 	// watch of its Reflector): the fan-out test reads it.
 	etcdWatches int
@@ -124,6 +132,7 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
 		watchers: map[*cacheWatcher]struct{}{},
 		incoming: make(chan dispatchJob, 100),
+		budget:   newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
 	}
 }
 
@@ -305,28 +314,29 @@ func (c *Cache) processEvent(ev Event) {
 }
 
 // dispatch offers ev to every watcher without blocking, then gives the ones
-// whose buffer was full one shared budget to make room. Whoever still has
-// no room when it is spent is closed: one slow client must not hold back
-// every other client of the resource, nor make the cache buffer without
-// bound. Its client sees a clean end of stream and watches again.
+// whose buffer was full the dispatcher's budget, shared, to make room.
+// Whoever still has no room when it is spent is closed: one slow client
+// must not hold back every other client of the resource, nor make the
+// cache buffer without bound. Its client sees a clean end of stream and
+// watches again.
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go
-// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add), with a
-// budget that refills over time, time_budget.go (timeBudgetImpl); ours is
-// fixed.
+// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add)
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	// exercise:begin 6 Fan out with bounded buffers: close the watcher that cannot keep up
-	// exercise:hint First a non-blocking send to every target; collect those that were full. Then,
-	//   with one timer for the whole budget, block on each in turn; close the ones still full when
-	//   it fires. Try each once more without waiting before that: it may have made room while the
-	//   budget went to the ones before it.
-	// exercise:deeper A watcher the client stopped meanwhile has its done channel closed: select on
+	// exercise:hint First a non-blocking send to every target; collect those that were full. Then
+	//   take the whole budget and, with one timer for it, block on each in turn; close the ones
+	//   still full when it fires. Try each once more without waiting before that: it may have made
+	//   room while the budget went to the ones before it. Give back what the waits did not use.
+	//   The budget starts empty and refills at DispatchRefill a second, up to DispatchBudget.
+	// exercise:deeper Time the waits from before take: the unused part is the budget minus the
+	//   time since. A watcher the client stopped meanwhile has its done channel closed: select on
 	//   it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
 	//   inputs, and only for watchers still registered (remove under the lock first). An event
 	//   queued before a watcher was closed still names it: skip closed watchers (closed is the
 	//   dispatcher's own flag). It also covers offer (the send without waiting), closeInput
-	//   (once), terminate (remove under the lock, then closeInput) and sendBookmarks (offered,
-	//   never waited for).
+	//   (once), terminate (remove under the lock, then closeInput), sendBookmarks (offered,
+	//   never waited for) and the budget's take and giveBack.
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -340,7 +350,10 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	if len(blocked) == 0 {
 		return
 	}
-	timer := time.NewTimer(c.opts.DispatchBudget)
+	start := time.Now()
+	budget := c.budget.take(start)
+	defer func() { c.budget.giveBack(budget - time.Since(start)) }()
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	expired := false
 	for _, w := range blocked {

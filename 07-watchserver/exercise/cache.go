@@ -43,9 +43,12 @@ type CacheOptions struct {
 	// default each watcher gets about a second of the ring's window, 10 to
 	// 100 events (eventRing.watchChanSize).
 	WatcherBuffer int
-	// DispatchBudget is how long one event may wait for watchers whose
-	// buffer is full before they are closed (100ms).
+	// DispatchBudget is the most the dispatcher may wait, in all, for
+	// watchers whose buffer is full before it closes them (100ms). It
+	// starts empty and refills at DispatchRefill a second (50ms): see
+	// dispatchBudget.
 	DispatchBudget time.Duration
+	DispatchRefill time.Duration
 	// BookmarkInterval is how often watchers that allow bookmarks get one (1m).
 	BookmarkInterval time.Duration
 	// FreshnessWait bounds how long a consistent read waits for the cache
@@ -68,6 +71,9 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	}
 	if o.DispatchBudget <= 0 {
 		o.DispatchBudget = 100 * time.Millisecond
+	}
+	if o.DispatchRefill <= 0 {
+		o.DispatchRefill = 50 * time.Millisecond
 	}
 	if o.BookmarkInterval <= 0 {
 		o.BookmarkInterval = time.Minute
@@ -113,6 +119,8 @@ type Cache struct {
 	watchers map[*cacheWatcher]struct{}
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
 	incoming chan dispatchJob
+	// budget is the dispatcher's own: how long it may wait for full buffers.
+	budget *dispatchBudget
 	// etcdWatches counts the etcd watches this cache has opened (one per
 	// watch of its Reflector): the fan-out test reads it.
 	etcdWatches int
@@ -130,6 +138,7 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
 		watchers: map[*cacheWatcher]struct{}{},
 		incoming: make(chan dispatchJob, 100),
+		budget:   newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
 	}
 }
 
@@ -270,15 +279,14 @@ func (c *Cache) processEvent(ev Event) {
 }
 
 // dispatch offers ev to every watcher without blocking, then gives the ones
-// whose buffer was full one shared budget to make room. Whoever still has
-// no room when it is spent is closed: one slow client must not hold back
-// every other client of the resource, nor make the cache buffer without
-// bound. Its client sees a clean end of stream and watches again.
+// whose buffer was full the dispatcher's budget, shared, to make room.
+// Whoever still has no room when it is spent is closed: one slow client
+// must not hold back every other client of the resource, nor make the
+// cache buffer without bound. Its client sees a clean end of stream and
+// watches again.
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go
-// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add), with a
-// budget that refills over time, time_budget.go (timeBudgetImpl); ours is
-// fixed.
+// (Cacher.dispatchEvent), cache_watcher.go (cacheWatcher.add)
 func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -292,7 +300,10 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	if len(blocked) == 0 {
 		return
 	}
-	timer := time.NewTimer(c.opts.DispatchBudget)
+	start := time.Now()
+	budget := c.budget.take(start)
+	defer func() { c.budget.giveBack(budget - time.Since(start)) }()
+	timer := time.NewTimer(budget)
 	defer timer.Stop()
 	expired := false
 	for _, w := range blocked {

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
@@ -142,6 +143,24 @@ func benchInitialSync(b *testing.B, fifo fifoKind) {
 				b.ReportMetric(float64(peak)/(1<<20), "peak-MB")
 			})
 		}
+		b.Run(fmt.Sprintf("n=%d/floor", n), func(b *testing.B) {
+			for b.Loop() {
+				syncFloor(list)
+			}
+		})
+	}
+}
+
+// syncFloor is the least an initial sync can do: every listed object
+// keyed and stored in a map, then handed to one handler, on one
+// goroutine. No FIFO between them, no lock, no notification buffer.
+func syncFloor(list []runtime.Object) {
+	store := make(map[string]runtime.Object, len(list))
+	h := &counter{}
+	for _, obj := range list {
+		m, _ := meta.Accessor(obj)
+		store[m.GetNamespace()+"/"+m.GetName()] = obj
+		h.OnAdd(obj, true)
 	}
 }
 
@@ -199,4 +218,38 @@ func benchFanOut(b *testing.B, fifo fifoKind) {
 			}
 		})
 	}
+	b.Run(fmt.Sprintf("events=%d/handlers=%d/floor", events, handlers), func(b *testing.B) {
+		for b.Loop() {
+			fanOutFloor(b, updates, handlers)
+		}
+	})
+}
+
+// fanOutFloor is the least a fan-out can do: one plain channel send per
+// handler and event, each handler on its own goroutine behind a buffer as
+// deep as the events (so no sender ever waits on a slow reader). No
+// Reflector, no FIFO, no store.
+func fanOutFloor(b *testing.B, updates []runtime.Object, handlers int) {
+	b.StopTimer()
+	chs := make([]chan runtime.Object, handlers)
+	var wg sync.WaitGroup
+	for i := range chs {
+		chs[i] = make(chan runtime.Object, len(updates))
+		h := &counter{}
+		wg.Go(func() {
+			for obj := range chs[i] {
+				h.OnUpdate(nil, obj)
+			}
+		})
+	}
+	b.StartTimer()
+	for _, obj := range updates {
+		for _, ch := range chs {
+			ch <- obj
+		}
+	}
+	for _, ch := range chs {
+		close(ch)
+	}
+	wg.Wait()
 }

@@ -4,9 +4,12 @@
 
 package deltafifo
 
-import "example.com/walkthrough/workshop/todo"
+import (
+	"fmt"
+	"slices"
 
-import "fmt"
+	"example.com/walkthrough/workshop/todo"
+)
 
 // ReplacedAllInfo is the object of a ReplacedAll delta: the whole list of
 // one Replace, and its resource version.
@@ -128,4 +131,5 @@ func (f *RealFIFO) Bookmark(rv string) error {
 var (
 	_ = todo.Exercise
 	_ = fmt.Errorf
+	_ = slices.Grow[[]int, int]
 )

@@ -65,8 +65,10 @@ type Wiring struct {
 	queue       workqueue.TypedRateLimitingInterface[string]
 	trace       func(stage, key, message string)
 	// views keep what the step-through viewer shows of each informer:
-	// rollouts, then deployments.
-	views []*informerView
+	// rollouts, then deployments. They are kept only when someone traces:
+	// the viewer reads them at each traced step, and no one else does.
+	views  []*informerView
+	traced bool
 }
 
 // NewRateLimiter is the sample-controller's limiter, from chapter 05:
@@ -82,7 +84,7 @@ func NewRateLimiter() workqueue.TypedRateLimiter[string] {
 // New makes the two informers (through one chapter 04 factory) and the
 // queue. Nothing runs until Start.
 func New(kube kubernetes.Interface, walk versioned.Interface, opts Options) *Wiring {
-	w := &Wiring{trace: opts.Trace}
+	w := &Wiring{trace: opts.Trace, traced: opts.Trace != nil}
 	if w.trace == nil {
 		w.trace = func(string, string, string) {}
 	}
@@ -164,6 +166,9 @@ func (w *Wiring) AddHandlers(h Handlers) error {
 }
 
 func (w *Wiring) traced1(v *informerView, name string, f func(any)) func(any) {
+	if !w.traced {
+		return f // untraced, a handler costs no key and no view
+	}
 	return func(obj any) {
 		k, _ := indexer.DeletionHandlingMetaNamespaceKeyFunc(obj)
 		v.handled(k)
@@ -173,6 +178,9 @@ func (w *Wiring) traced1(v *informerView, name string, f func(any)) func(any) {
 }
 
 func (w *Wiring) traced2(v *informerView, name string, f func(any, any)) func(any, any) {
+	if !w.traced {
+		return f
+	}
 	return func(old, new any) {
 		k, _ := indexer.DeletionHandlingMetaNamespaceKeyFunc(new)
 		v.handled(k)

@@ -4,8 +4,12 @@
 // and their ratio (ours ÷ upstream: below 1 is faster). Given several runs
 // of each side (`make bench` runs COUNT rounds, each running ours and then
 // upstream, so a change of machine load hits both sides alike), it uses
-// the median of each side and shows the spread, min–max. With -md it also
-// writes the table as Markdown, dated, for a chapter doc to quote.
+// the median of each side and shows the spread, min–max. A benchmark that
+// also runs as .../floor (the least any implementation must do: bytes read
+// off the wire, a plain channel send per handler) gets ours ÷ floor too:
+// how far from the floor we are, where client-go says only how far from
+// client-go. With -md it also writes the table as Markdown, dated, for a
+// chapter doc to quote.
 //
 //	go test -bench . ./03-indexer | go run ./workshop/cmd/benchratio
 package main
@@ -61,12 +65,13 @@ func main() {
 			up = results[base]["kube-apiserver"]
 		}
 		if r, ok := newRow(base, results[base]["ours"], up); ok {
+			r.floor, r.hasFloor = spreadOf(results[base]["floor"])
 			rows = append(rows, r)
 		}
 	}
-	fmt.Printf("%-46s %s %s %6s %7s %7s\n", "benchmark", pad("ours (min–max)", 26), pad("upstream (min–max)", 26), "runs", "time", "allocs")
+	fmt.Printf("%-46s %s %s %6s %7s %7s %7s\n", "benchmark", pad("ours (min–max)", 26), pad("upstream (min–max)", 26), "runs", "time", "allocs", "÷floor")
 	for _, r := range rows {
-		fmt.Printf("%-46s %s %s %6d %6.2fx %7s\n", r.name, pad(r.ours.String(), 26), pad(r.upstream.String(), 26), r.runs, r.time(), r.allocs())
+		fmt.Printf("%-46s %s %s %6d %6.2fx %7s %7s\n", r.name, pad(r.ours.String(), 26), pad(r.upstream.String(), 26), r.runs, r.time(), r.allocs(), r.overFloor())
 	}
 	if *md != "" {
 		f, err := os.Create(*md)
@@ -94,6 +99,8 @@ type row struct {
 	name           string
 	ours, upstream spread
 	runs           int // the fewer of the two sides' runs
+	floor          spread
+	hasFloor       bool
 }
 
 // spread is the median run of one side and the range of its times.
@@ -127,16 +134,26 @@ func spreadOf(runs []result) (spread, bool) {
 func (r row) time() float64  { return r.ours.median.ns / r.upstream.median.ns }
 func (r row) allocs() string { return ratio(r.ours.median.allocs, r.upstream.median.allocs) }
 
+// overFloor is ours ÷ the floor's time, or "-" for a row without a floor.
+func (r row) overFloor() string {
+	if !r.hasFloor {
+		return "-"
+	}
+	return ratio(r.ours.median.ns, r.floor.median.ns)
+}
+
 // writeMarkdown writes the table with what a reader needs to weigh it:
 // when, on how many cores, with which Go, and how many rounds.
 func writeMarkdown(w io.Writer, rows []row) {
 	fmt.Fprintf(w, "Measured %s on %d CPUs with %s; median of each side's runs, ours and upstream\n"+
-		"interleaved round by round (`make bench COUNT=N`); ratio is ours ÷ upstream.\n\n",
+		"interleaved round by round (`make bench COUNT=N`); ratio is ours ÷ upstream;\n"+
+		"÷ floor is ours ÷ the least any implementation must do (the benchmark's .../floor).\n\n",
 		time.Now().Format("2006-01-02"), runtime.NumCPU(), runtime.Version())
-	fmt.Fprintln(w, "| benchmark | ours (min–max) | upstream (min–max) | runs | time | allocs |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "| benchmark | ours (min–max) | upstream (min–max) | runs | time | allocs | ÷ floor |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
 	for _, r := range rows {
-		fmt.Fprintf(w, "| %s | %s | %s | %d | %.2f× | %s |\n", r.name, r.ours, r.upstream, r.runs, r.time(), strings.ReplaceAll(r.allocs(), "x", "×"))
+		fmt.Fprintf(w, "| %s | %s | %s | %d | %.2f× | %s | %s |\n", r.name, r.ours, r.upstream, r.runs, r.time(),
+			strings.ReplaceAll(r.allocs(), "x", "×"), strings.ReplaceAll(r.overFloor(), "x", "×"))
 	}
 }
 
@@ -156,7 +173,7 @@ func cut(name string) (base, side string, ok bool) {
 		return "", "", false
 	}
 	side = name[i+1:]
-	return name[:i], side, side == "ours" || side == "client-go" || side == "kube-apiserver"
+	return name[:i], side, side == "ours" || side == "client-go" || side == "kube-apiserver" || side == "floor"
 }
 
 func parse(fields []string) result {

@@ -99,6 +99,17 @@ func TestStress(t *testing.T) {
 			callBesideTheWatch(t, impls[name], call)
 		})
 	}
+	for _, kind := range queueKinds[:2] {
+		// Delete is exercise 1's on a DeltaFIFO, which asks exercise 4
+		// whether anyone heard of the key; 7's on a RealFIFO.
+		check := strings.ToLower(kind.name) + "-delete-beside-add"
+		scenario.Stress(t, map[string]int{"DeltaFIFO": 4, "RealFIFO": 7}[kind.name], check, func(t *testing.T) {
+			deleteBesideAdd(t, impls[name], kind.make)
+		})
+	}
+	scenario.Stress(t, 7, "realfifo-isclosed-asked-while-closing", func(t *testing.T) {
+		isClosedAskedWhileClosing(t, impls[name])
+	})
 	if name == scenario.Reference {
 		for _, kind := range queueKinds {
 			t.Run("client-go/"+kind.name, func(t *testing.T) {
@@ -116,7 +127,99 @@ func TestStress(t *testing.T) {
 				callBesideTheWatch(t, impls[scenario.ClientGo], call)
 			})
 		}
+		for _, kind := range queueKinds[:2] {
+			t.Run("client-go/"+strings.ToLower(kind.name)+"-delete-beside-add", func(t *testing.T) {
+				deleteBesideAdd(t, impls[scenario.ClientGo], kind.make)
+			})
+		}
+		t.Run("client-go/realfifo-isclosed-asked-while-closing", func(t *testing.T) {
+			isClosedAskedWhileClosing(t, impls[scenario.ClientGo])
+		})
 	}
+}
+
+// deleteBesideAdd: the Reflector's watch deletes while another writer
+// adds (a relist, a second watch of the same queue). Delete first asks
+// whether anyone has heard of the key (the queue's deltas, the known
+// objects): that question reads what Add writes, so it must be asked
+// under the lock Delete then writes under, not before it (a deletion
+// decided on a stale answer is lost or doubled). Each round starts an
+// Add of one key and a Delete of another at the same moment on a fresh
+// queue; they share nothing but that lock, so the race detector reports
+// a Delete that looks before it locks, whatever the timing. The known
+// objects hold the deleted key, so its deletion is queued.
+func deleteBesideAdd(t *testing.T, im impl, newQueue func(impl) (queue, knownStore)) {
+	synctest.Test(t, func(t *testing.T) {
+		for r := range 20 {
+			q, known := newQueue(im)
+			added, err := parseObject(im, fmt.Sprintf("ns/a@%d", r+1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			gone, err := parseObject(im, "ns/b@1")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := known.Add(gone); err != nil {
+				t.Fatal(err)
+			}
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				<-start
+				if err := q.Add(added); err != nil {
+					t.Errorf("Add: %v", err)
+				}
+			})
+			wg.Go(func() {
+				<-start
+				if err := q.Delete(gone); err != nil {
+					t.Errorf("Delete: %v", err)
+				}
+			})
+			close(start)
+			wg.Wait()
+			var popped []string // "Added", "Deleted": either order
+			for range 2 {
+				ds, err := q.Pop(func([]delta, bool) error { return nil })
+				if err != nil || len(ds) == 0 {
+					t.Fatalf("round %d: Pop: %v", r+1, err)
+				}
+				popped = append(popped, ds[len(ds)-1].Type)
+			}
+			if slices.Sort(popped); fmt.Sprint(popped) != "[Added Deleted]" {
+				t.Fatalf("round %d: popped %v after an Add of ns/a beside a Delete of the known ns/b; want [Added Deleted]", r+1, popped)
+			}
+			q.Close()
+		}
+	})
+}
+
+// isClosedAskedWhileClosing: a consumer's loop asks IsClosed (client-go's
+// processLoop does, after each failed Pop) while the informer's stop
+// closes the queue from another goroutine. Both take the lock: the race
+// detector reports an IsClosed that reads the flag without it.
+func isClosedAskedWhileClosing(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		for r := range 20 {
+			q := im.NewRealFIFO(im.NewKnown(), realOptions{})
+			start := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				<-start
+				q.Close()
+			})
+			wg.Go(func() {
+				<-start
+				_ = q.IsClosed() // either answer: the Close may not have come yet
+			})
+			close(start)
+			wg.Wait()
+			if !q.IsClosed() {
+				t.Fatalf("round %d: IsClosed is false after Close returned", r+1)
+			}
+		}
+	})
 }
 
 // hasSyncedAskedWhileWritten: an informer asks HasSynced from goroutines

@@ -36,6 +36,13 @@ func (r *Runner) Deep(chapter string) error {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
+	if LoadState(r.Root).Tracks[c.Name] == TrackCore {
+		// Trial G: core then deep asked for the code the core copy had
+		// just shown. Say so, and how to avoid it next time.
+		r.say("", fmt.Sprintf("Your copy of %s was on the core track, which showed these functions written out. "+
+			"If you read them, write them again from their hints and the tests, not from memory; "+
+			"for a chapter you have not read yet, choose deep from the start (%s).", c.Name, r.cmd("start", "NN", "deep")))
+	}
 	r.warnWork(c, ids, write, "deep", "puts their stubs back")
 	return r.writeTrack(c, write, ids, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }

@@ -8,6 +8,7 @@ import (
 
 	v1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/watch"
 
 	indexer "example.com/walkthrough/03-indexer"
 	ours "example.com/walkthrough/04-processor/exercise"
@@ -63,6 +64,11 @@ func init() {
 		NewInformer: func(lw *scriptedLW, resync time.Duration, fifo fifoKind) informer {
 			return wrap(ours.NewSharedIndexInformerWithOptions(lw, example(lw.kind), ours.SharedIndexInformerOptions{
 				ResyncPeriod: resync, FIFO: fifos[fifo], Path: path(),
+			}))
+		},
+		NewWatchedInformer: func(lw *scriptedLW, watched func()) informer {
+			return wrap(ours.NewSharedIndexInformerWithOptions(lw, example(lw.kind), ours.SharedIndexInformerOptions{
+				FIFO: ours.AtomicRealFIFO, Path: path(), Tracer: &ours.Tracer{Watched: func(watch.Event) { watched() }},
 			}))
 		},
 		NewFactory: func(resync time.Duration, o factoryOptions) factory {

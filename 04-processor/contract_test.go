@@ -141,6 +141,11 @@ type impl struct {
 	NewDeltaProcessor func(h eventHandler) (process func(typ string, obj any) error, lookup func(obj any) (any, bool))
 	// Tombstone unwraps a DeletedFinalStateUnknown.
 	Tombstone func(obj any) (key string, last any, ok bool)
+	// NewWatchedInformer is NewInformer (an atomic RealFIFO) whose pipeline
+	// calls watched as each watch event passes the relay, between taking
+	// it from the watch and handing it to the Reflector; nil where the
+	// implementation has no such hook (client-go).
+	NewWatchedInformer func(lw *scriptedLW, watched func()) informer
 }
 
 // impls holds every implementation; the adapter files register themselves.

@@ -267,3 +267,46 @@ func TestRunWaitsForItsHandlers(t *testing.T) {
 		})
 	}
 }
+
+// TestStoppedWatchLeavesNoRelay: the pipeline relays each event of the
+// ListerWatcher's watch to chapter 01's Reflector on a goroutine of its
+// own (exercise 9). When the Reflector stops reading (its ctx ended)
+// while the relay holds an event, Stop must end the relay's hand-over
+// too, or that goroutine waits for ever on a reader that is gone: one
+// leaked goroutine per watch an informer ever stopped. The tracer's
+// Watched hook runs between the relay taking the event and handing it
+// over; there the test cancels and lets everything else stop first, so
+// the relay finds nobody reading, every time. A goroutine still blocked
+// when the bubble ends fails the test, with its stack.
+func TestStoppedWatchLeavesNoRelay(t *testing.T) {
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	im := impls[name]
+	if im.NewWatchedInformer == nil {
+		t.Skipf("%s has no hook between its watch and its Reflector", name)
+	}
+	synctest.Test(t, func(t *testing.T) {
+		lw := newScriptedLW("pods")
+		obj, _ := newObject("pods", "ns/a@1")
+		lw.setList("1", []runtime.Object{obj})
+		ctx, cancel := context.WithCancel(context.Background())
+		inf := im.NewWatchedInformer(lw, func() {
+			cancel()
+			time.Sleep(time.Second) // the Reflector stops reading, and stops the watch
+		})
+		returned := make(chan struct{})
+		go func() { defer close(returned); inf.Run(ctx) }()
+		synctest.Wait() // listed, watching
+		updated, _ := newObject("pods", "ns/a@2")
+		if !lw.send(watch.Event{Type: watch.Modified, Object: updated}) {
+			t.Fatal("no watch open after the list")
+		}
+		<-returned
+		time.Sleep(2 * time.Second) // the hook returns: the relay goes on
+		synctest.Wait()
+		// With the relay still waiting to hand the event over, the bubble
+		// ends here with a goroutine blocked in it, and synctest says so.
+	})
+}

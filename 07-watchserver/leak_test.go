@@ -19,6 +19,7 @@ const sideBySide = 32
 // TestMain fails the run if a goroutine of the code under test outlives
 // the tests: every cache, watcher, server and etcd member must stop.
 func TestMain(m *testing.M) {
+	benchServer() // a child started as our server for the benchmarks: serves, then exits
 	flag.Parse()
 	given := false
 	flag.Visit(func(f *flag.Flag) { given = given || f.Name == "test.parallel" })

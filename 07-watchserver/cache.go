@@ -552,7 +552,8 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the
 	//   oldest event's RV; the 410 is for requested < oldest-1, with message
 	//   tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no
-	//   event slips between the replay and the live stream. It also covers Watch (parse the
+	//   event slips between the replay and the live stream; its result channel is as deep as its
+	//   input (the WatchServer flushes once it is empty). It also covers Watch (parse the
 	//   version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh),
 	//   waitFresh, registerLocked, newErrorWatcher, tooOldResourceVersion and
 	//   tooLargeResourceVersion.

@@ -14,26 +14,27 @@ import (
 // TestDispatchBudgetRefills: the dispatcher's budget for full buffers
 // starts empty, refills at 50 ms a second up to 100 ms, and gets back what
 // a wait did not use, as kube-apiserver's (time_budget.go). Each step
-// registers a watcher whose client reads nothing, with a buffer of one,
-// and sends it three events: the third finds it full, and the dispatcher
-// waits what the budget holds, then closes it. On fake time, in a synctest
-// bubble, the wait is exact.
+// registers a watcher whose client reads nothing, with buffers of one, and
+// sends it four events: one waits in its result, one in its loop, one in
+// its input, and the fourth finds it full; the dispatcher waits what the
+// budget holds, then closes it. On fake time, in a synctest bubble, the
+// wait is exact.
 func TestDispatchBudgetRefills(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		c := NewCache(&Storage{}, CacheOptions{WatcherBuffer: 1})
 		dispatcher := make(chan struct{})
 		go func() { defer close(dispatcher); c.dispatchLoop() }()
 		rv := int64(0)
-		// fill sends three events; it returns how long the dispatcher
-		// took to give up on whoever had no room for them.
+		// fill sends four events; it returns how long the dispatcher took
+		// to give up on whoever had no room for them (a minute at most).
 		fill := func() time.Duration {
 			start := time.Now()
-			for range 3 {
+			for range 4 {
 				rv++
 				cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: fmt.Sprint("c", rv), ResourceVersion: fmt.Sprint(rv)}}
 				c.processEvent(Event{Type: watch.Added, Object: cm, RV: rv})
 			}
-			for synctest.Wait(); c.Watchers() > 0; synctest.Wait() {
+			for synctest.Wait(); c.Watchers() > 0 && time.Since(start) < time.Minute; synctest.Wait() {
 				time.Sleep(100 * time.Microsecond)
 			}
 			return time.Since(start)

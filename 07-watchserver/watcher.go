@@ -300,7 +300,7 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) 
 	}
 	w := &cacheWatcher{
 		input:          make(chan Event, buffer),
-		result:         make(chan Event),
+		result:         make(chan Event, buffer), // as deep as input: the WatchServer flushes when it is empty
 		done:           make(chan struct{}),
 		cache:          c,
 		namespace:      opts.Namespace,

@@ -14,8 +14,11 @@ import (
 
 // WatchServer streams one watch to one HTTP client. The status and headers
 // go out at once, before any event, so the client knows the watch is open;
-// then one frame per event, each flushed as it is written (a chunk on
-// HTTP/1.1, DATA frames on HTTP/2). The stream ends, with no final frame,
+// then one frame per event, flushed once no further event waits in the
+// watcher's channel (a chunk on HTTP/1.1, DATA frames on HTTP/2): a burst,
+// such as a WatchList's initial events, leaves in a few large writes, not
+// one TLS record and one system call per event, and the last event of
+// every burst still goes out at once. The stream ends, with no final frame,
 // when the watcher's channel closes (a slow watcher, a relist, after an
 // ERROR), when the timeout fires, or when the client goes away.
 //
@@ -39,20 +42,25 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	w.Header().Set("Transfer-Encoding", "chunked")
 	w.WriteHeader(http.StatusOK)
 	flusher.Flush()
-	s.stream(req.Context().Done(), func(frame []byte) error {
+	s.stream(req.Context().Done(), func(frame []byte, more bool) error {
 		if _, err := w.Write(frame); err != nil {
 			return err
 		}
-		flusher.Flush()
+		if !more {
+			flusher.Flush()
+		}
 		return nil
 	})
 }
 
 // stream sends each of the watcher's events as a frame through send until
 // the watcher's channel closes, the timeout fires, send fails or gone is
-// closed (the client left). Both transports run it: a chunked HTTP
-// response and a WebSocket.
-func (s *WatchServer) stream(gone <-chan struct{}, send func(frame []byte) error) {
+// closed (the client left); more says another event already waits, so a
+// transport that buffers can flush after the last of them. Both transports
+// run it: a chunked HTTP response and a WebSocket.
+//
+// upstream: watch.go's HandleHTTP flushes when len(ch) == 0, the same rule
+func (s *WatchServer) stream(gone <-chan struct{}, send func(frame []byte, more bool) error) {
 	timer := time.NewTimer(s.Timeout)
 	defer timer.Stop()
 	for {
@@ -69,7 +77,7 @@ func (s *WatchServer) stream(gone <-chan struct{}, send func(frame []byte) error
 			if err != nil {
 				return
 			}
-			if err := send(frame); err != nil {
+			if err := send(frame, len(s.Watcher.ResultChan()) > 0); err != nil {
 				return
 			}
 		}

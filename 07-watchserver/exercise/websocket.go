@@ -30,7 +30,7 @@ func (s *WatchServer) ServeWebSocket(ws *websocket.Conn) {
 		io.Copy(io.Discard, ws) // until the client closes, or we do
 		close(gone)
 	}()
-	s.stream(gone, func(frame []byte) error {
+	s.stream(gone, func(frame []byte, _ bool) error { // a message is sent whole: nothing to flush
 		if s.Protobuf {
 			return websocket.Message.Send(ws, frame[4:])
 		}

@@ -122,24 +122,33 @@ func funcKey(fn, pkg string) string {
 	if !ok {
 		return ""
 	}
-	rest = strings.NewReplacer("(*", "", ")", "", "(", "").Replace(rest)
-	if i := strings.Index(rest, "["); i >= 0 {
-		if j := strings.Index(rest[i:], "]"); j >= 0 {
-			rest = rest[:i] + rest[i+j+1:]
-		}
-	}
-	parts := strings.Split(rest, ".")
-	keep := parts[:0]
-	for _, p := range parts {
-		if strings.HasPrefix(p, "func") && len(p) > 4 && isDigits(p[4:]) || strings.HasPrefix(p, "gowrap") || isDigits(p) {
+	for { // type parameters: "Typed[...]" is Typed
+		i := strings.Index(rest, "[")
+		j := strings.Index(rest, "]")
+		if i < 0 || j < i {
 			break
 		}
-		keep = append(keep, p)
+		rest = rest[:i] + rest[j+1:]
 	}
-	if len(keep) > 2 {
-		keep = keep[:2]
+	// A closure is named after its function and a number ("(*Cache).dispatch.func1");
+	// a closure of a function inlined into another is named after both, the
+	// caller first ("TestX.func1.(*cacheWatcher).Stop.2"): it belongs to the
+	// last function named. A function is a name, or a receiver and a method.
+	var key []string
+	method := false // the last part was a receiver: the method comes next
+	for _, p := range strings.Split(rest, ".") {
+		switch {
+		case strings.HasPrefix(p, "func") && len(p) > 4 && isDigits(p[4:]) || strings.HasPrefix(p, "gowrap") || isDigits(p):
+			method = false
+		case strings.HasPrefix(p, "("):
+			key, method = []string{strings.Trim(p, "(*)")}, true
+		case method:
+			key, method = append(key, p), false
+		default:
+			key = []string{p}
+		}
 	}
-	return strings.Join(keep, ".")
+	return strings.Join(key, ".")
 }
 
 func isDigits(s string) bool {

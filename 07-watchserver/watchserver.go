@@ -53,9 +53,10 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 // the watcher's channel closes, the timeout fires, send fails or gone is
 // closed (the client left); more says another event already waits, so a
 // transport that buffers can flush after the last of them. Both transports
-// run it: a chunked HTTP response and a WebSocket.
+// run it: a chunked HTTP response and a WebSocket. kube-apiserver flushes
+// on the same rule, when len(ch) == 0.
 //
-// upstream: watch.go's HandleHTTP flushes when len(ch) == 0, the same rule
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/watch.go (WatchServer.HandleHTTP)
 func (s *WatchServer) stream(gone <-chan struct{}, send func(frame []byte, more bool) error) {
 	// exercise:begin 10
 	timer := time.NewTimer(s.Timeout)

@@ -163,22 +163,15 @@ func deleteBesideAdd(t *testing.T, im impl, newQueue func(impl) (queue, knownSto
 			if err := known.Add(gone); err != nil {
 				t.Fatal(err)
 			}
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				<-start
+			atOnce(func() {
 				if err := q.Add(added); err != nil {
 					t.Errorf("Add: %v", err)
 				}
-			})
-			wg.Go(func() {
-				<-start
+			}, func() {
 				if err := q.Delete(gone); err != nil {
 					t.Errorf("Delete: %v", err)
 				}
 			})
-			close(start)
-			wg.Wait()
 			var popped []string // "Added", "Deleted": either order
 			for range 2 {
 				ds, err := q.Pop(func([]delta, bool) error { return nil })
@@ -203,23 +196,31 @@ func isClosedAskedWhileClosing(t *testing.T, im impl) {
 	synctest.Test(t, func(t *testing.T) {
 		for r := range 20 {
 			q := im.NewRealFIFO(im.NewKnown(), realOptions{})
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				<-start
-				q.Close()
-			})
-			wg.Go(func() {
-				<-start
+			atOnce(q.Close, func() {
 				_ = q.IsClosed() // either answer: the Close may not have come yet
 			})
-			close(start)
-			wg.Wait()
 			if !q.IsClosed() {
 				t.Fatalf("round %d: IsClosed is false after Close returned", r+1)
 			}
 		}
 	})
+}
+
+// atOnce runs each of fns on a goroutine of its own, all released at the
+// same moment, and waits for them. Calls that share nothing but the
+// queue's lock, started so, are reported by the race detector when one of
+// them skips the lock, whatever the timing.
+func atOnce(fns ...func()) {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for _, fn := range fns {
+		wg.Go(func() {
+			<-start
+			fn()
+		})
+	}
+	close(start)
+	wg.Wait()
 }
 
 // hasSyncedAskedWhileWritten: an informer asks HasSynced from goroutines
@@ -239,20 +240,13 @@ func hasSyncedAskedWhileWritten(t *testing.T, im impl, newQueue func(impl) (queu
 			if err != nil {
 				t.Fatal(err)
 			}
-			start := make(chan struct{})
-			var wg sync.WaitGroup
-			wg.Go(func() {
-				<-start
+			atOnce(func() {
 				if err := q.Add(obj); err != nil {
 					t.Errorf("Add: %v", err)
 				}
-			})
-			wg.Go(func() {
-				<-start
+			}, func() {
 				_ = q.HasSynced() // either answer: the write may not have come yet
 			})
-			close(start)
-			wg.Wait()
 			if !q.HasSynced() {
 				t.Fatalf("round %d: HasSynced is false after an Add with no Replace before it", r+1)
 			}

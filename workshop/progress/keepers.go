@@ -293,6 +293,17 @@ func isLockWait(state string) bool {
 	return strings.HasPrefix(waits(state), "waits for a lock")
 }
 
+// holdersBack writes and returns what proves whose code stuck goroutines
+// wait on, for a hang and a deadlock alike: a lock (lockCulprit), else a
+// condition nobody wakes (neverWoken).
+func (k *code) holdersBack(b *strings.Builder, gs []goroutine) (owners []int, culprit string) {
+	if owners, culprit = k.lockCulprit(b, gs); culprit != "" {
+		return owners, culprit
+	}
+	sleepers, culprit := k.neverWoken(b, gs)
+	return append(owners, sleepers...), culprit
+}
+
 // lockCulprit writes and returns what proves whose code a wait for a lock
 // hangs on: a function that never released it, else one that takes it
 // twice.

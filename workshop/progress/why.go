@@ -133,12 +133,7 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 	}
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
 	gs := parseDump(dump)
-	keepers, culprit := k.lockCulprit(&b, gs)
-	if culprit == "" {
-		var sleepers []int
-		sleepers, culprit = k.neverWoken(&b, gs)
-		keepers = append(keepers, sleepers...)
-	}
+	keepers, culprit := k.holdersBack(&b, gs)
 	shown, owners := k.waiting(&b, gs)
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
@@ -176,12 +171,7 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	}
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		var keepers []int
-		keepers, culprit = k.lockCulprit(&b, gs[1:])
-		if culprit == "" {
-			var sleepers []int
-			sleepers, culprit = k.neverWoken(&b, gs[1:])
-			keepers = append(keepers, sleepers...)
-		}
+		keepers, culprit = k.holdersBack(&b, gs[1:])
 		_, waiters := k.waiting(&b, gs[1:])
 		owners = append(append(keepers, owners...), waiters...)
 	}

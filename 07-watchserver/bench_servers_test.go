@@ -81,7 +81,7 @@ func benchServer() {
 }
 
 func runBenchServer(endpoint string) error {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	cli, err := newEtcdClient(endpoint)
 	if err != nil {
 		return err
 	}
@@ -247,12 +247,18 @@ func kubeAPIServer(b *testing.B) *apiServer {
 }
 
 func dialEtcd(tb testing.TB, endpoint string) *clientv3.Client {
-	cli, err := clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
+	cli, err := newEtcdClient(endpoint)
 	if err != nil {
 		tb.Fatal(err)
 	}
 	tb.Cleanup(func() { cli.Close() })
 	return cli
+}
+
+// newEtcdClient is a client of the etcd at endpoint, quiet: the parent's
+// and the child server's alike.
+func newEtcdClient(endpoint string) (*clientv3.Client, error) {
+	return clientv3.New(clientv3.Config{Endpoints: []string{endpoint}, DialTimeout: 5 * time.Second, Logger: zap.NewNop()})
 }
 
 func closeIdle(cfg *rest.Config) {

@@ -44,7 +44,7 @@ type backoff struct {
 	base      time.Duration // the next wait, before jitter
 	capped    bool          // base reached the cap: stop doubling
 	lastReset time.Time
-	clock     clock.PassiveClock // nil: the real clock
+	clock     clock.PassiveClock // newBackoff's; nil (a backoff made without it): the real one
 }
 
 func newBackoff(c clock.PassiveClock) *backoff {

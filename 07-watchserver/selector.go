@@ -52,7 +52,9 @@ func ParseSelector(q url.Values) (Selector, error) {
 	//   after only becomes ADDED, before only becomes DELETED carrying Prev (the object as it was,
 	//   the last state the watcher saw) stamped with the event's resourceVersion, never the new
 	//   object. A MODIFIED without Prev (the cache did not hold the object) counts as not matching
-	//   before. Bookmarks and errors pass untouched.
+	//   before. Bookmarks and errors pass untouched. An unknown field is
+	//   fmt.Sprintf("%q is not a known field selector: only %q, %q", field, "metadata.name",
+	//   "metadata.namespace"); a label selector's error is labels.Parse's own.
 	// exercise:track deep
 	var s Selector
 	if v := q.Get("labelSelector"); v != "" {

@@ -315,7 +315,9 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 		o.report += indentReason(fmt.Sprintf("Flaky:    it failed %d of %d runs with your code unchanged: your code fails it\n", fails+1, n+1) +
 			"          only sometimes, as the goroutines happen to run (a lock missing where\n" +
 			"          the race detector did not look, a wait that is not one, an order taken\n" +
-			"          for granted, a check then an act under two locks).")
+			"          for granted, a check then an act under two locks), or as the clock\n" +
+			"          happens to read (a deadline, budget or timer measured from the wrong\n" +
+			"          moment).")
 	}
 	return solid, flaky, nil
 }

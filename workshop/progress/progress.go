@@ -223,6 +223,35 @@ func keptBinary(c chapters.Chapter, race bool) string {
 	return filepath.Join(filepath.Dir(c.Dir), ".cache", "bin", name, "chapter.test")
 }
 
+// Warm starts compiling, in the background, what chapter c's tests import,
+// as a check will build them (race: under the race detector), unless a
+// check already built them; started says whether it did. A check stops it
+// when it begins (what it compiled by then is kept).
+func Warm(c chapters.Chapter, race bool) (started bool, err error) {
+	bin := keptBinary(c, race)
+	if _, err := os.Stat(bin); err == nil {
+		return false, nil
+	}
+	if err := os.MkdirAll(filepath.Dir(bin), 0o755); err != nil {
+		return false, err
+	}
+	flags := []string{"-tags=" + scenario.StandInTag}
+	if race {
+		flags = append(flags, "-race")
+	}
+	return true, gotest.Warm(c.Dir, warmMarker(c, race), flags...)
+}
+
+// StopWarm stops the build Warm started for c, if it still runs.
+func StopWarm(c chapters.Chapter, race bool) {
+	gotest.StopWarm(warmMarker(c, race))
+}
+
+// warmMarker is the file that says Warm's build of c runs.
+func warmMarker(c chapters.Chapter, race bool) string {
+	return keptBinary(c, race) + ".warm"
+}
+
 // say tells opts.Say, if set.
 func (opts Options) say(format string, args ...any) {
 	if opts.Say != nil {
@@ -289,10 +318,14 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	out := &Chapter{Chapter: c, Only: opts.Only}
+	stopped, warmed := gotest.StopWarm(warmMarker(c, opts.Race))
+	if stopped {
+		opts.say("stopped the build that start began in the background: this check builds what it had left")
+	}
 	how := ""
 	if opts.Race {
 		how = ", under the race detector"
-		if _, err := os.Stat(keptBinary(c, true)); err != nil {
+		if _, err := os.Stat(keptBinary(c, true)); err != nil && !warmed {
 			how += " (the first time takes minutes)" // the dependencies too
 		}
 	}

@@ -58,6 +58,10 @@ type Runner struct {
 	// it: every chapter has locks or goroutines). The runner's own tests
 	// leave it off for speed; selftest proves the race checks.
 	Race bool
+	// Warm has start compile a chapter's dependencies in the background
+	// for its first check (New sets it; the runner's own tests leave it
+	// off).
+	Warm bool
 	// Progress, if set, hears what a check is doing while it runs
 	// (standard error, in New): a check is never silent for more than a
 	// few seconds.
@@ -104,6 +108,7 @@ func New(root string) *Runner {
 		Root:     root,
 		Out:      os.Stdout,
 		Race:     true,
+		Warm:     true,
 		Progress: os.Stderr,
 		In:       os.Stdin,
 		Color:    term && os.Getenv("NO_COLOR") == "" && os.Getenv("TERM") != "dumb",

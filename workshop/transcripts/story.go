@@ -14,7 +14,9 @@ import (
 	"sync"
 	"time"
 
+	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/progress"
 	"example.com/walkthrough/workshop/runner"
 )
 
@@ -227,6 +229,7 @@ func Play(root string, log io.Writer, done func(texts map[string]string)) (map[s
 		return nil, err
 	}
 	defer os.RemoveAll(tmp)
+	defer stopWarms(tmp)
 	if err := copyTracked(root, tmp); err != nil {
 		return nil, err
 	}
@@ -268,6 +271,15 @@ func Play(root string, log io.Writer, done func(texts map[string]string)) (map[s
 	}
 	fmt.Fprintf(log, "transcripts: the story took %s\n", time.Since(began).Round(time.Second))
 	return texts, nil
+}
+
+// stopWarms stops the background builds start began in the copy at root
+// (start 04 begins one): none may outlive the story.
+func stopWarms(root string) {
+	all, _ := chapters.All(root)
+	for _, c := range all {
+		progress.StopWarm(c, true)
+	}
 }
 
 // prefixed indents what a check says while it runs, under the step.

@@ -14,11 +14,22 @@ import (
 // watch from resourceVersion ""); the cache reads nothing else from etcd.
 // stop closes every watcher and ends the dispatcher.
 func FedByHand(opts CacheOptions, etcdRevision func() int64) (c *Cache, stop func()) {
+	return fedByHand(opts, etcdRevision, nil)
+}
+
+// FedByHandWatchingTheLock is FedByHand with released called each time
+// any goroutine lets go of the cache's lock (cacheLock).
+func FedByHandWatchingTheLock(opts CacheOptions, released func()) (c *Cache, stop func()) {
+	return fedByHand(opts, nil, released)
+}
+
+func fedByHand(opts CacheOptions, etcdRevision func() int64, released func()) (c *Cache, stop func()) {
 	storage := &Storage{}
 	if etcdRevision != nil {
 		storage.client = &clientv3.Client{KV: revisionKV{revision: etcdRevision}}
 	}
 	c = NewCache(storage, opts)
+	c.mu.released = released // before any goroutine takes the lock
 	dispatcher := make(chan struct{})
 	go func() { defer close(dispatcher); c.dispatchLoop() }()
 	return c, func() {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -141,6 +142,13 @@ func TestStress(t *testing.T) {
 		}
 		synctest.Test(t, watchesStartWhileEventsFlow)
 	})
+	scenario.Stress(t, 8, "start-holds-the-lock-from-snapshot-to-registration", func(t *testing.T) {
+		if name == scenario.ClientGo {
+			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+		}
+		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, true) })
+		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, false) })
+	})
 	scenario.Stress(t, 8, "watch-from-now-keeps-what-came-meanwhile", func(t *testing.T) {
 		if name == scenario.ClientGo {
 			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
@@ -197,6 +205,84 @@ func watchFromNowKeepsWhatCameMeanwhile(t *testing.T) {
 	}
 	if want := []string{"ADDED meanwhile 3", "ADDED after 4"}; fmt.Sprint(seen) != fmt.Sprint(want) {
 		t.Fatalf("the watch from revision 2 saw %v, want %v", seen, want)
+	}
+}
+
+// startHoldsTheLock: a watch takes its snapshot (or replays the ring) and
+// registers under one hold of the cache's lock. Each time any goroutine
+// lets go of the lock while the watch starts, the test plays the
+// Reflector and applies one more event, at once: one applied before the
+// snapshot is in it, one applied after the registration is queued for the
+// watcher. A start that lets go between the two leaves a gap, and the
+// event applied in it reaches the watch neither way: no scheduler lands
+// an event there reliably, the hook always does.
+func startHoldsTheLock(t *testing.T, initialEvents bool) {
+	var c *ws.Cache
+	var starting atomic.Bool // the watch is starting: apply an event at each release
+	var applying atomic.Bool // one at a time: applying one releases the lock too
+	var applied []string
+	rv := 2
+	c, stop := ws.FedByHandWatchingTheLock(ws.CacheOptions{}, func() {
+		if !starting.Load() || len(applied) == 5 || !applying.CompareAndSwap(false, true) {
+			return
+		}
+		defer applying.Store(false)
+		name := fmt.Sprint("gap", len(applied))
+		applied = append(applied, name)
+		rv++
+		if err := c.Add(stressConfigMap(name, rv)); err != nil {
+			t.Error(err)
+		}
+	})
+	defer stop()
+	time.Sleep(2 * time.Second) // the dispatch budget refills: a step behind is waited for
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Add(stressConfigMap("before", 2)); err != nil {
+		t.Fatal(err)
+	}
+	opts := ws.WatchOptions{ResourceVersion: "2", AllowBookmarks: true}
+	if initialEvents {
+		yes := true
+		opts.SendInitialEvents = &yes
+	}
+	starting.Store(true)
+	w, err := c.Watch(context.Background(), opts)
+	starting.Store(false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	if err := c.Add(stressConfigMap("last", rv+1)); err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]bool{}
+	var order []string
+	for !seen["last"] {
+		select {
+		case ev, ok := <-w.ResultChan():
+			if !ok || ev.Type == watch.Error {
+				t.Fatalf("the watch ended after %v: %v", order, ev.Object)
+			}
+			if ev.Type != watch.Bookmark {
+				seen[ev.Object.Name] = true
+				order = append(order, fmt.Sprintf("%s %s %d", ev.Type, ev.Object.Name, ev.RV))
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("the watch saw %v, then nothing for a minute", order)
+		}
+	}
+	kind := "from resourceVersion 2"
+	if initialEvents {
+		kind = "with initial events"
+	}
+	for _, name := range applied {
+		if !seen[name] {
+			t.Fatalf("the watch %s saw %v, and never %s: the cache applied it while the watch was starting, "+
+				"at a moment the watch had let go of the cache's lock; a watch must take its snapshot (or replay) "+
+				"and register under one hold of the lock, or an event applied in between reaches it neither way", kind, order, name)
+		}
 	}
 }
 

@@ -104,7 +104,7 @@ type Cache struct {
 	client  *clientv3.Client
 	opts    CacheOptions
 
-	mu sync.Mutex
+	mu cacheLock
 	// Guarded by mu:
 	state map[string]*corev1.ConfigMap // etcd key → object at rv
 	rv    int64                        // the last revision applied to state
@@ -124,6 +124,24 @@ type Cache struct {
 	// etcdWatches counts the etcd watches this cache has opened (one per
 	// watch of its Reflector): the fan-out test reads it.
 	etcdWatches int
+}
+
+// cacheLock is the cache's mutex, with a hook for tests: released, if
+// set before the cache runs, is called each time the lock is let go. A
+// test lands an event there, in the gap a watch that let go of the lock
+// between its snapshot and its registration would leave, which no
+// scheduler does reliably (TestStress, start-holds-the-lock).
+type cacheLock struct {
+	sync.Mutex
+	released func() // nil but in tests
+}
+
+// Unlock lets go of the lock, then calls released.
+func (l *cacheLock) Unlock() {
+	l.Mutex.Unlock()
+	if l.released != nil {
+		l.released()
+	}
 }
 
 // NewCache returns a cache over storage; Run fills it.

@@ -35,18 +35,15 @@ func (r *Runner) Start(chapter, track string) error {
 	// on a copy that holds nothing of yours there is no second question.
 	r.picked = true
 	defer func() { r.picked = false }()
-	if err := r.takeTrack(c, track); err != nil {
-		return err
-	}
 	// While you read, compile what the chapter's tests import: the first
 	// check's build then takes seconds, not minutes.
-	if !r.Warm {
-		return nil
+	if r.Warm {
+		if started, err := progress.Warm(c, r.Race); err == nil && started {
+			r.say("", fmt.Sprintf("While you read, what the tests of %s import compiles in the background, so that your first check takes seconds, not minutes. A check stops that build if it is still going, and keeps what it compiled.", c.Name))
+			r.printf("\n")
+		}
 	}
-	if started, err := progress.Warm(c, r.Race); err == nil && started {
-		r.say("", fmt.Sprintf("While you read, what the tests of %s import compiles in the background, so that your first check takes seconds, not minutes. A check stops that build if it is still going, and keeps what it compiled.", c.Name))
-	}
-	return nil
+	return r.takeTrack(c, track)
 }
 
 // chooseFirst asks for a chapter's track on the first check of a

@@ -75,5 +75,5 @@ func TestBookmarksNeverOvertakeEvents(t *testing.T) {
 func (c *Cache) register(opts WatchOptions, start int64) *cacheWatcher {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	return c.registerLocked(opts, start, nil)
+	return c.registerLocked(opts, start, nil, interval{})
 }

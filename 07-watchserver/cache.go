@@ -301,7 +301,9 @@ func (c *Cache) processEvent(ev Event) {
 	//   events it has handled. The ring
 	//   grows by age: before adding to a full ring, double it (up to max) when its oldest event is
 	//   younger than fresh, halve it (down to min) when the event a quarter back from the newest
-	//   is older; then a still-full ring drops its oldest and notes it (dropped).
+	//   is older; then a still-full ring drops its oldest and notes it (dropped). A replay is an
+	//   interval of the window: after finds its first event newer than a version (sort.Search),
+	//   read takes up to n from its front, and says no once the window's start has passed it.
 	// exercise:deeper Keep start and end counting every event ever added (slot i % capacity): a
 	//   resize copies the window into the new slots, keeping the newest when it shrinks. dropped
 	//   moves the window's start from listRV+1 to the oldest kept event. Queue outside the lock,
@@ -559,7 +561,8 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:begin 8 Choose where a watch starts: snapshot, replay or 410
 	// exercise:hint Under the cache lock: for initial events, an ADDED per object at the cache's RV
 	//   plus the annotated bookmark if allowed, and start at the cache's RV; otherwise replay the
-	//   ring's events newer than the requested RV, or 410 if it is older than the window.
+	//   ring's events newer than the requested RV (the interval ring.after gives, which the
+	//   watcher reads itself), or 410 if it is older than the window.
 	// exercise:deeper tooOldResourceVersion(requested, oldest) is
 	//   apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested,
 	//   oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never

@@ -149,6 +149,12 @@ func TestStress(t *testing.T) {
 		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, true) })
 		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, false) })
 	})
+	scenario.Stress(t, 8, "replay-overtaken-by-the-ring-ends-quietly", func(t *testing.T) {
+		if name == scenario.ClientGo {
+			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+		}
+		synctest.Test(t, replayOvertakenEndsQuietly)
+	})
 	scenario.Stress(t, 8, "watch-from-now-keeps-what-came-meanwhile", func(t *testing.T) {
 		if name == scenario.ClientGo {
 			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
@@ -285,6 +291,67 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 		}
 	}
 }
+
+// replayOvertakenEndsQuietly: a watch from an old version replays the
+// ring lazily, a chunk at a time, as its client reads. A burst of 400
+// writes grows the ring to 400; a watch from the start of the window then
+// reads its first 100 events and waits for its client, which reads nothing
+// for two minutes. The next write finds the ring's newest quarter stale and
+// halves it, to the newest 200: the rest of the replay is gone. The client
+// then gets the 100 events read before, in order, and a clean end with no
+// ERROR, as kube-apiserver's client does; watching again from the last of
+// them is a 410. A replay copied whole at the start would send all 400; one
+// that reads the slots after they were reused would send newer events in
+// the middle of the old.
+func replayOvertakenEndsQuietly(t *testing.T) {
+	c, stop := ws.FedByHand(ws.CacheOptions{History: 100, MaxHistory: 400, WatcherBuffer: 10}, nil)
+	defer stop()
+	time.Sleep(2 * time.Second) // the dispatch budget refills: a step behind is waited for
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	for rv := 2; rv <= 401; rv++ {
+		if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Stop()
+	time.Sleep(2 * time.Minute) // the client reads nothing; the window ages
+	if err := c.Add(stressConfigMap("c402", 402)); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	var seen []int64
+	for ev := range w.ResultChan() {
+		if ev.Type == watch.Error {
+			t.Fatalf("after %d events the watch sent an ERROR (%v); kube-apiserver ends a replay the ring overtook without one", len(seen), ev.Status)
+		}
+		if len(seen) > 0 && ev.RV != seen[len(seen)-1]+1 || len(seen) == 0 && ev.RV != 2 {
+			t.Fatalf("the replay from resourceVersion 1 sent %d after %v: the ring's slots were read after newer events took them", ev.RV, tail(seen))
+		}
+		seen = append(seen, ev.RV)
+	}
+	if len(seen) == 0 || seen[len(seen)-1] >= 202 {
+		t.Fatalf("the watch from resourceVersion 1 sent %d events, up to %v, although the ring shrank to resourceVersions 203-402 "+
+			"before its client read them: replay the ring lazily, a chunk at a time, and end the watch quietly once the ring "+
+			"has moved past what it had still to send", len(seen), tail(seen))
+	}
+	again, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: fmt.Sprint(seen[len(seen)-1])})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer again.Stop()
+	if ev := <-again.ResultChan(); ev.Type != watch.Error || ev.Status.Code != 410 {
+		t.Fatalf("watching again from %d, the last version the client saw: got %s, want the ERROR 410 that sends it to relist", seen[len(seen)-1], ev.Type)
+	}
+}
+
+// tail is the last few of seen, for a message.
+func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }
 
 func stressConfigMap(name string, rv int) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: fmt.Sprint(rv)}}

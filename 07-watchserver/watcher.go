@@ -52,6 +52,9 @@ type cacheWatcher struct {
 	namespace      string
 	selector       Selector
 	allowBookmarks bool
+	// replay is the stretch of the ring still to send after initial, read
+	// a chunk at a time (eventRing.read).
+	replay interval
 	// startRV: only events newer than this are forwarded; the initial
 	// events (replay or snapshot) cover everything up to it.
 	startRV int64
@@ -67,7 +70,9 @@ func (w *cacheWatcher) ResultChan() <-chan Event { return w.result }
 // open: only the dispatcher closes it, so it can never send on a closed one.
 func (w *cacheWatcher) Stop() {
 	// exercise:begin 7 A watcher's loop: initial events first, then only what is newer
-	// exercise:hint Send every initial event, then forward from input until it closes; drop events
+	// exercise:hint Send every initial event; then replay: read the interval replayChunk events
+	//   at a time from the ring (eventRing.read, under the cache's lock), and stop the watcher
+	//   when the ring has overtaken it; then forward from input until it closes, dropping events
 	//   not newer than startRV and events of other namespaces. Every send selects on done too.
 	//   Close result when you return.
 	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark
@@ -101,6 +106,24 @@ func (w *cacheWatcher) process() {
 			return
 		}
 	}
+	for w.replay.from < w.replay.to {
+		w.cache.mu.Lock()
+		chunk, ok := w.cache.ring.read(&w.replay, replayChunk)
+		w.cache.mu.Unlock()
+		if !ok {
+			// The ring moved past what this watcher had still to replay.
+			// It ends without an ERROR, as kube-apiserver's does: its
+			// client watches again from the last version it saw, and
+			// hears then whether that is still in the window.
+			w.Stop()
+			return
+		}
+		for _, ev := range chunk {
+			if ev, ok := w.see(ev); ok && !send(ev) {
+				return
+			}
+		}
+	}
 	for {
 		select {
 		case <-w.done:
@@ -117,9 +140,7 @@ func (w *cacheWatcher) process() {
 					continue
 				}
 				ev.Object = bookmarkObject(ev.RV, false)
-			} else if w.namespace != "" && ev.Object.Namespace != w.namespace {
-				continue
-			} else if ev, ok = w.selector.See(ev); !ok {
+			} else if ev, ok = w.see(ev); !ok {
 				continue
 			}
 			if !send(ev) {
@@ -127,6 +148,17 @@ func (w *cacheWatcher) process() {
 			}
 		}
 	}
+	// exercise:end 7
+}
+
+// see is ev as this watcher sees it: not at all if its object is in
+// another namespace, else as its selector makes it (Selector.See).
+func (w *cacheWatcher) see(ev Event) (Event, bool) {
+	// exercise:begin 7
+	if w.namespace != "" && ev.Object.Namespace != w.namespace {
+		return Event{}, false
+	}
+	return w.selector.See(ev)
 	// exercise:end 7
 }
 
@@ -249,6 +281,7 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	var initial []Event
+	var replay interval // read lazily by the watcher: see process
 	start := requested
 	if sendInitial {
 		start = c.rv
@@ -274,25 +307,18 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 		if requested < oldest-1 {
 			return newErrorWatcher(tooOldResourceVersion(requested, oldest-1))
 		}
-		c.ring.each(func(ev Event) {
-			if ev.RV <= requested || opts.Namespace != "" && ev.Object.Namespace != opts.Namespace {
-				return
-			}
-			if ev, ok := opts.Selector.See(ev); ok {
-				initial = append(initial, ev)
-			}
-		})
+		replay = c.ring.after(requested)
 		if c.rv > start {
 			start = c.rv
 		}
 	}
-	return c.registerLocked(opts, start, initial)
+	return c.registerLocked(opts, start, initial, replay)
 	// exercise:end 8
 }
 
 // registerLocked adds a watcher that starts after start with the given
-// initial events. The caller holds c.mu.
-func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) *cacheWatcher {
+// initial events, then replay. The caller holds c.mu.
+func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event, replay interval) *cacheWatcher {
 	// exercise:begin 8
 	buffer := c.opts.WatcherBuffer
 	if buffer == 0 {
@@ -308,6 +334,7 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event) 
 		allowBookmarks: opts.AllowBookmarks,
 		startRV:        start,
 		initial:        initial,
+		replay:         replay,
 	}
 	c.watchers[w] = struct{}{}
 	go w.process()

@@ -6,6 +6,7 @@ package watchserver
 
 import (
 	"math"
+	"sort"
 	"time"
 
 	"example.com/walkthrough/workshop/todo"
@@ -112,6 +113,40 @@ func (r *eventRing) each(f func(Event)) {
 	}
 }
 
+// interval is a stretch [from, to) of the ring's window, counted as start
+// and end are, that a watcher replays: it reads it a chunk at a time, as it
+// sends, rather than copying it all under the lock when the watch starts.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache_interval.go
+// (watchCacheInterval, historyCacheIntervalSource)
+type interval struct{ from, to int }
+
+// replayChunk is how many events a watcher reads from its interval at a
+// time (kube-apiserver's bufferSize).
+const replayChunk = 100
+
+// after is the interval of the window's events newer than rv.
+func (r *eventRing) after(rv int64) interval {
+	first := r.start + sort.Search(r.end-r.start, func(i int) bool {
+		return r.slots[(r.start+i)%len(r.slots)].RV > rv
+	})
+	return interval{from: first, to: r.end}
+}
+
+// read takes up to n events from the front of iv. ok is false when the
+// window has moved past iv's front since (the ring dropped those events, or
+// shrank over them, or was reset by a relist): what it would read now is
+// other events, so the watcher must end.
+func (r *eventRing) read(iv *interval, n int) (events []Event, ok bool) {
+	if iv.from < r.start {
+		return nil, false
+	}
+	for ; iv.from < iv.to && len(events) < n; iv.from++ {
+		events = append(events, r.slots[iv.from%len(r.slots)].Event)
+	}
+	return events, true
+}
+
 // watchChanSize is a new watcher's input buffer: about one second of the
 // window (its capacity over EventFreshDuration), at least 10 and at most
 // 100, kube-apiserver's rule for a resource with no indexed field, such as
@@ -130,4 +165,5 @@ func (r *eventRing) watchChanSize() int {
 var (
 	_ = todo.Exercise
 	_ = math.Ceil
+	_ = sort.Search
 )

@@ -43,7 +43,11 @@ type CacheOptions struct {
 	// dispatchBudget.
 	DispatchBudget time.Duration
 	DispatchRefill time.Duration
-	// BookmarkInterval is how often watchers that allow bookmarks get one (1m).
+	// BookmarkInterval is how long after one periodic bookmark a watcher
+	// that allows them gets the next (1m); a watcher whose request has a
+	// deadline gets one 2 s before it, if that is sooner. The dispatcher
+	// looks for watchers due every second, or every BookmarkInterval if
+	// that is shorter (bookmarkBuckets).
 	BookmarkInterval time.Duration
 	// FreshnessWait bounds how long a consistent read waits for the cache
 	// to reach etcd's revision (3s).
@@ -111,6 +115,9 @@ type Cache struct {
 	listRV   int64
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
+	// bookmarks holds the watchers that allow bookmarks, by when their
+	// next one is due.
+	bookmarks *bookmarkBuckets
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
 	incoming chan dispatchJob
 	// budget is the dispatcher's own: how long it may wait for full buffers.
@@ -142,15 +149,16 @@ func (l *cacheLock) Unlock() {
 func NewCache(storage *Storage, opts CacheOptions) *Cache {
 	o := opts.withDefaults()
 	return &Cache{
-		storage:  storage,
-		client:   storage.client,
-		opts:     o,
-		state:    map[string]*corev1.ConfigMap{},
-		fresher:  make(chan struct{}),
-		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
-		watchers: map[*cacheWatcher]struct{}{},
-		incoming: make(chan dispatchJob, 100),
-		budget:   newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
+		storage:   storage,
+		client:    storage.client,
+		opts:      o,
+		state:     map[string]*corev1.ConfigMap{},
+		fresher:   make(chan struct{}),
+		ring:      newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
+		watchers:  map[*cacheWatcher]struct{}{},
+		bookmarks: newBookmarkBuckets(time.Now(), o.BookmarkInterval),
+		incoming:  make(chan dispatchJob, 100),
+		budget:    newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
 	}
 }
 
@@ -174,14 +182,14 @@ func (c *Cache) Run(ctx context.Context) {
 	//   closes it: terminateAll queues the close on incoming rather than closing itself. On the way
 	//   out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open.
 	//   It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll,
-	//   dispatch its event when it has targets, note its revision, and on a ticker sendBookmarks at
-	//   the last revision it handled, never the cache's: an event still queued would be overtaken
-	//   by a bookmark past it), Replace (state from
-	//   the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the fresher
-	//   channel and make a new one, so waitFresh wakes), terminateAll (take every watcher out and
-	//   mark not ready under the lock, then queue their close), and List with sortedLocked: a LIST
-	//   at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or notReady
-	//   before the first list.
+	//   dispatch its event when it has targets, note its revision, and on a ticker of a second, or
+	//   BookmarkInterval if shorter, sendBookmarks at the last revision it handled, never the
+	//   cache's: an event still queued would be overtaken by a bookmark past it), Replace (state
+	//   from the list, empty ring, listRV, ready, setRVLocked), setRVLocked (raise rv, close the
+	//   fresher channel and make a new one, so waitFresh wakes), terminateAll (take every watcher
+	//   out and mark not ready under the lock, then queue their close), and List with sortedLocked:
+	//   a LIST at resourceVersion=0 answered from memory, sorted by key, at the cache's rv, or
+	//   notReady before the first list.
 	// exercise:track deep
 	dispatched := make(chan struct{})
 	go func() {
@@ -349,14 +357,17 @@ func (c *Cache) dispatch(ev Event, targets []*cacheWatcher) {
 	//   still full when it fires. Try each once more without waiting before that: it may have made
 	//   room while the budget went to the ones before it. Give back what the waits did not use.
 	//   The budget starts empty and refills at DispatchRefill a second, up to DispatchBudget.
-	// exercise:deeper Time the waits from before take: the unused part is the budget minus the
-	//   time since. A watcher the client stopped meanwhile has its done channel closed: select on
-	//   it too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
+	// exercise:deeper Time the waits from before take: the unused part is the budget minus the time
+	//   since. A watcher the client stopped meanwhile has its done channel closed: select on it
+	//   too, or the dispatcher waits the whole budget for nobody. Only the dispatcher closes
 	//   inputs, and only for watchers still registered (remove under the lock first). An event
 	//   queued before a watcher was closed still names it: skip closed watchers (closed is the
-	//   dispatcher's own flag). It also covers offer (the send without waiting), closeInput
-	//   (once), terminate (remove under the lock, then closeInput), sendBookmarks (offered,
-	//   never waited for) and the budget's take and giveBack.
+	//   dispatcher's own flag). It also covers offer (the send without waiting), closeInput (once),
+	//   terminate (remove under the lock, then closeInput), the budget's take and giveBack, and the
+	//   periodic bookmarks: sendBookmarks offers one (never waited for) to the watchers
+	//   bookmarks.due gives, and puts back those still registered; add files a watcher under the
+	//   second its next is due (nextBookmark: every after now, or 2 s before its deadline if
+	//   sooner; none once that has passed).
 	// exercise:track deep
 	var blocked []*cacheWatcher
 	for _, w := range targets {
@@ -434,7 +445,7 @@ type dispatchJob struct {
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
 	// exercise:begin 4
-	tick := time.NewTicker(c.opts.BookmarkInterval)
+	tick := time.NewTicker(min(time.Second, c.opts.BookmarkInterval))
 	defer tick.Stop()
 	var handled int64 // the revision of the last event dispatched
 	for {
@@ -458,23 +469,27 @@ func (c *Cache) dispatchLoop() {
 }
 
 // sendBookmarks offers a BOOKMARK at rv, the dispatcher's revision, to
-// every watcher that asked for them. Never blocking: a watcher too busy for
-// a bookmark gets the next one, and is never closed for missing one.
+// every watcher whose next bookmark is due, then schedules its next.
+// Never blocking: a watcher too busy for a bookmark gets the next one,
+// and is never closed for missing one.
 func (c *Cache) sendBookmarks(rv int64) {
 	// exercise:begin 6
 	c.mu.Lock()
-	var targets []*cacheWatcher
-	for w := range c.watchers {
-		if w.allowBookmarks {
-			targets = append(targets, w)
-		}
-	}
+	due := c.bookmarks.due(time.Now())
 	c.mu.Unlock()
-	for _, w := range targets {
+	for _, w := range due {
 		if !w.closed {
 			offer(w, Event{Type: watch.Bookmark, RV: rv}) // a full buffer gets the next one
 		}
 	}
+	c.mu.Lock()
+	now := time.Now()
+	for _, w := range due {
+		if _, registered := c.watchers[w]; registered {
+			c.bookmarks.add(w, now)
+		}
+	}
+	c.mu.Unlock()
 	// exercise:end 6
 }
 

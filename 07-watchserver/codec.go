@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 )
@@ -50,7 +51,9 @@ func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
 	//   body naming another namespace, apierrors.NewBadRequest("the namespace of the provided
 	//   object does not match the namespace sent on the request"), and validateObject runs
 	//   apivalidation.ValidateObjectMeta with NameIsDNSSubdomain into
-	//   apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). This exercise also
+	//   apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). decodeStored
+	//   leaves kind and apiVersion empty, as kube-apiserver's storage: a LIST names them once, on
+	//   the list, not on each item. This exercise also
 	//   covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with
 	//   writeObject, writeError, readConfigMap and validateObject.
 	c := cm.DeepCopy()
@@ -71,6 +74,10 @@ func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
 	if !ok {
 		return nil, fmt.Errorf("decoding a stored ConfigMap: got %T", obj)
 	}
+	// As kube-apiserver's storage decodes: no kind, no apiVersion. The
+	// encoder names them on the object it writes, so a GET and a watch
+	// event carry them, and a LIST only once, on the list.
+	cm.TypeMeta = metav1.TypeMeta{}
 	cm.ResourceVersion = fmt.Sprint(modRevision)
 	return cm, nil
 	// exercise:end 1

@@ -30,10 +30,11 @@ import (
 // decoded with apimachinery's and client-go's own decoders. An event
 // prints as "TYPE NAME [LABELS] {DATA} rv=R", "BOOKMARK
 // initial-events-end rv=latest" or "ERROR CODE REASON: MESSAGE"; a
-// periodic bookmark, which depends on time, is left out.
+// periodic bookmark, which depends on time, is left out unless the watch
+// asks for it ("periodic").
 var watchCommands = []scenario.Command[*driver]{
 	{Name: "watch", Run: (*driver).watchStep,
-		Usage: `watch id=W [rv=RV] [bookmarks] [initial=true|false] [no-match] [match=M] [selector=S] [fields=F] [timeout=N] [format=json|protobuf] [accept=TYPE] [ws] [causes]
+		Usage: `watch id=W [rv=RV] [bookmarks] [periodic] [initial=true|false] [no-match] [match=M] [selector=S] [fields=F] [timeout=N] [format=json|protobuf] [accept=TYPE] [ws] [causes]
 Opens the watch W on the scenario's namespace: from resourceVersion RV,
 with allowWatchBookmarks, sendInitialEvents (and
 resourceVersionMatch=NotOlderThan, unless no-match), resourceVersionMatch
@@ -41,7 +42,9 @@ M, the selectors (as list's), timeoutSeconds N; asking for JSON, protobuf
 or any TYPE; "ws" over a WebSocket. Prints the status and Content-Type
 ("200 application/json", "101 websocket (text messages)"), or the
 refusal's Status. "causes" prints the causes of the watch's ERROR events
-too.`,
+too. "periodic" prints its periodic bookmarks too, as "BOOKMARK rv=R",
+each version once: when a repeat at the same version comes depends on the
+server's one-second bookmark timer.`,
 		Example: "watch id=w rv=r1 initial=true bookmarks timeout=1"},
 	{Name: "events", Run: (*driver).events,
 		Usage: `events id=W n=N
@@ -62,6 +65,10 @@ type openWatch struct {
 	body io.Closer
 	// causes: print an ERROR event's causes (watch id=w causes).
 	causes bool
+	// periodic: print periodic bookmarks (watch id=w periodic), each
+	// version once; lastPeriodic is the version printed last.
+	periodic     bool
+	lastPeriodic string
 }
 
 type decoded struct {
@@ -157,7 +164,11 @@ func (d *driver) openWatch(t testing.TB, td *datadriven.TestData) string {
 	if td.HasArg("ws") {
 		return d.openWebSocket(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, scenario.Arg(t, td, "format") == "protobuf")
 	}
-	return d.openHTTPWatch(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, td.HasArg("causes"))
+	out := d.openHTTPWatch(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, td.HasArg("causes"))
+	if w, ok := d.watches[scenario.Arg(t, td, "id")]; ok {
+		w.periodic = td.HasArg("periodic")
+	}
+	return out
 }
 
 // openHTTPWatch starts a watch over HTTP, read in the background.
@@ -265,36 +276,42 @@ func decodeMessage(msg []byte, protobuf bool) decoded {
 	return decoded{typ: watch.EventType(we.Type), obj: obj}
 }
 
-// next reads one event and prints it ("" for a periodic bookmark, which
-// the normaliser drops).
+// next reads one event and prints it ("" for an event it leaves out: a
+// periodic bookmark unless the watch asked for them).
 func (d *driver) next(w *openWatch, deadline <-chan time.Time) (string, streamState) {
 	select {
 	case r, ok := <-w.raw:
 		if !ok {
 			return "", streamEnded
 		}
-		return d.describe(r, w.causes), streamEvent
+		return d.describe(r, w), streamEvent
 	case <-deadline:
 		return "", streamQuiet
 	}
 }
 
-// describe prints one decoded event, with an ERROR's causes if asked.
-func (d *driver) describe(r decoded, causes bool) string {
+// describe prints one decoded event as w asked: with an ERROR's causes,
+// with periodic bookmarks.
+func (d *driver) describe(r decoded, w *openWatch) string {
 	if r.err != nil {
 		return "decode error: " + r.err.Error()
 	}
 	switch o := r.obj.(type) {
 	case *metav1.Status:
 		out := fmt.Sprintf("%s %d %s: %s", r.typ, o.Code, o.Reason, d.norm.message(o.Message))
-		if causes {
+		if w.causes {
 			out += d.statusCauses(o)
 		}
 		return out
 	case *corev1.ConfigMap:
 		if r.typ == watch.Bookmark {
 			if o.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
-				return ""
+				rv := d.norm.collection(o.ResourceVersion)
+				if !w.periodic || rv == w.lastPeriodic {
+					return ""
+				}
+				w.lastPeriodic = rv
+				return "BOOKMARK rv=" + rv
 			}
 			return fmt.Sprintf("BOOKMARK initial-events-end rv=%s", d.norm.collection(o.ResourceVersion))
 		}

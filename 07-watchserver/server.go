@@ -414,6 +414,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	watcher, err := s.Cache.Watch(r.Context(), WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
 		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
+		Deadline: time.Now().Add(timeout),
 	})
 	if err != nil {
 		writeError(w, r, err)

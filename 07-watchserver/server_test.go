@@ -179,3 +179,39 @@ func TestNamespaceSelectorNarrowsTheList(t *testing.T) {
 		t.Fatalf("every namespace, metadata.namespace=b, limit 2: want b/x and b/y with no continue token, got %d items, continue %q", len(list.Items), list.Continue)
 	}
 }
+
+// TestListItemsCarryNoKind: kube-apiserver's LIST names its kind once, on
+// the list; the items come without kind and apiVersion (storage decodes
+// them without, and the encoder sets them on the top object only), while a
+// GET's single object carries both. Read from kube-apiserver v1.37.1:
+// {"kind":"ConfigMapList","apiVersion":"v1","metadata":{...},"items":[{"metadata":...}]}.
+func TestListItemsCarryNoKind(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, ws.CacheOptions{})
+	if _, err := s.storage.Create(context.Background(), cm("ns", "a", "1")); err != nil {
+		t.Fatal(err)
+	}
+	waitRV(t, s.cache, 2) // the cache holds it: rv=0 reads the cache
+	get := func(path string) string {
+		t.Helper()
+		resp, err := http.Get(s.http.URL + path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer resp.Body.Close()
+		body, err := io.ReadAll(resp.Body)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(body)
+	}
+	for _, path := range []string{"/api/v1/namespaces/ns/configmaps", "/api/v1/namespaces/ns/configmaps?resourceVersion=0", "/api/v1/configmaps?limit=1"} {
+		body := get(path)
+		if !strings.HasPrefix(body, `{"kind":"ConfigMapList","apiVersion":"v1",`) || !strings.Contains(body, `"items":[{"metadata":`) {
+			t.Errorf("GET %s:\n%s\nwant the kind on the list only, as kube-apiserver: \"items\":[{\"metadata\":...", path, body)
+		}
+	}
+	if body := get("/api/v1/namespaces/ns/configmaps/a"); !strings.HasPrefix(body, `{"kind":"ConfigMap","apiVersion":"v1",`) {
+		t.Errorf("GET one ConfigMap:\n%s\nwant it to name its kind, as kube-apiserver's", body)
+	}
+}

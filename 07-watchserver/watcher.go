@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -24,7 +25,8 @@ type WatchOptions struct {
 	ResourceVersion   string // "", "0" or a revision
 	SendInitialEvents *bool  // nil: not given
 	AllowBookmarks    bool
-	Selector          Selector // labelSelector and fieldSelector
+	Selector          Selector  // labelSelector and fieldSelector
+	Deadline          time.Time // when the request times out; zero: never
 }
 
 // Watcher is one client's watch: events until the channel closes.
@@ -52,6 +54,7 @@ type cacheWatcher struct {
 	namespace      string
 	selector       Selector
 	allowBookmarks bool
+	deadline       time.Time // the request's; zero: none (nextBookmark)
 	// replay is the stretch of the ring still to send after initial, read
 	// a chunk at a time (eventRing.read).
 	replay interval
@@ -149,6 +152,30 @@ func (w *cacheWatcher) process() {
 		}
 	}
 	// exercise:end 7
+}
+
+// nextBookmark is when w's next periodic bookmark is due, after one now:
+// every later, or 2 s before its request's deadline if that is sooner, so
+// that a client whose watch times out resumes from a recent version. ok is
+// false for a watcher that did not allow bookmarks, or whose time for one
+// has passed.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
+// (cacheWatcher.nextBookmarkTime)
+func (w *cacheWatcher) nextBookmark(now time.Time, every time.Duration) (due time.Time, ok bool) {
+	// exercise:begin 6
+	if !w.allowBookmarks {
+		return time.Time{}, false
+	}
+	due = now.Add(every)
+	if w.deadline.IsZero() {
+		return due, true
+	}
+	if beforeTimeout := w.deadline.Add(-2 * time.Second); beforeTimeout.Before(due) {
+		due = beforeTimeout
+	}
+	return due, !due.Before(now)
+	// exercise:end 6
 }
 
 // see is ev as this watcher sees it: not at all if its object is in
@@ -335,8 +362,10 @@ func (c *Cache) registerLocked(opts WatchOptions, start int64, initial []Event, 
 		startRV:        start,
 		initial:        initial,
 		replay:         replay,
+		deadline:       opts.Deadline,
 	}
 	c.watchers[w] = struct{}{}
+	c.bookmarks.add(w, time.Now())
 	go w.process()
 	return w
 	// exercise:end 8

@@ -49,7 +49,11 @@ type CacheOptions struct {
 	// dispatchBudget.
 	DispatchBudget time.Duration
 	DispatchRefill time.Duration
-	// BookmarkInterval is how often watchers that allow bookmarks get one (1m).
+	// BookmarkInterval is how long after one periodic bookmark a watcher
+	// that allows them gets the next (1m); a watcher whose request has a
+	// deadline gets one 2 s before it, if that is sooner. The dispatcher
+	// looks for watchers due every second, or every BookmarkInterval if
+	// that is shorter (bookmarkBuckets).
 	BookmarkInterval time.Duration
 	// FreshnessWait bounds how long a consistent read waits for the cache
 	// to reach etcd's revision (3s).
@@ -117,6 +121,9 @@ type Cache struct {
 	listRV   int64
 	ready    bool
 	watchers map[*cacheWatcher]struct{}
+	// bookmarks holds the watchers that allow bookmarks, by when their
+	// next one is due.
+	bookmarks *bookmarkBuckets
 	// incoming is the dispatcher's queue (100 jobs, as kube-apiserver's).
 	incoming chan dispatchJob
 	// budget is the dispatcher's own: how long it may wait for full buffers.
@@ -148,15 +155,16 @@ func (l *cacheLock) Unlock() {
 func NewCache(storage *Storage, opts CacheOptions) *Cache {
 	o := opts.withDefaults()
 	return &Cache{
-		storage:  storage,
-		client:   storage.client,
-		opts:     o,
-		state:    map[string]*corev1.ConfigMap{},
-		fresher:  make(chan struct{}),
-		ring:     newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
-		watchers: map[*cacheWatcher]struct{}{},
-		incoming: make(chan dispatchJob, 100),
-		budget:   newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
+		storage:   storage,
+		client:    storage.client,
+		opts:      o,
+		state:     map[string]*corev1.ConfigMap{},
+		fresher:   make(chan struct{}),
+		ring:      newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
+		watchers:  map[*cacheWatcher]struct{}{},
+		bookmarks: newBookmarkBuckets(time.Now(), o.BookmarkInterval),
+		incoming:  make(chan dispatchJob, 100),
+		budget:    newDispatchBudget(o.DispatchBudget, o.DispatchRefill, time.Now()),
 	}
 }
 
@@ -378,7 +386,7 @@ type dispatchJob struct {
 //
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (Cacher.dispatchEvents).
 func (c *Cache) dispatchLoop() {
-	tick := time.NewTicker(c.opts.BookmarkInterval)
+	tick := time.NewTicker(min(time.Second, c.opts.BookmarkInterval))
 	defer tick.Stop()
 	var handled int64 // the revision of the last event dispatched
 	for {
@@ -401,22 +409,26 @@ func (c *Cache) dispatchLoop() {
 }
 
 // sendBookmarks offers a BOOKMARK at rv, the dispatcher's revision, to
-// every watcher that asked for them. Never blocking: a watcher too busy for
-// a bookmark gets the next one, and is never closed for missing one.
+// every watcher whose next bookmark is due, then schedules its next.
+// Never blocking: a watcher too busy for a bookmark gets the next one,
+// and is never closed for missing one.
 func (c *Cache) sendBookmarks(rv int64) {
 	c.mu.Lock()
-	var targets []*cacheWatcher
-	for w := range c.watchers {
-		if w.allowBookmarks {
-			targets = append(targets, w)
-		}
-	}
+	due := c.bookmarks.due(time.Now())
 	c.mu.Unlock()
-	for _, w := range targets {
+	for _, w := range due {
 		if !w.closed {
 			offer(w, Event{Type: watch.Bookmark, RV: rv}) // a full buffer gets the next one
 		}
 	}
+	c.mu.Lock()
+	now := time.Now()
+	for _, w := range due {
+		if _, registered := c.watchers[w]; registered {
+			c.bookmarks.add(w, now)
+		}
+	}
+	c.mu.Unlock()
 }
 
 // terminate closes one watcher's input, once, if it is still registered.

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	corev1 "k8s.io/api/core/v1"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 
@@ -62,4 +63,5 @@ func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
 var (
 	_ = todo.Exercise
 	_ = fmt.Errorf
+	_ metav1.TypeMeta
 )

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strconv"
 	"sync"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
@@ -30,7 +31,8 @@ type WatchOptions struct {
 	ResourceVersion   string // "", "0" or a revision
 	SendInitialEvents *bool  // nil: not given
 	AllowBookmarks    bool
-	Selector          Selector // labelSelector and fieldSelector
+	Selector          Selector  // labelSelector and fieldSelector
+	Deadline          time.Time // when the request times out; zero: never
 }
 
 // Watcher is one client's watch: events until the channel closes.
@@ -58,6 +60,7 @@ type cacheWatcher struct {
 	namespace      string
 	selector       Selector
 	allowBookmarks bool
+	deadline       time.Time // the request's; zero: none (nextBookmark)
 	// replay is the stretch of the ring still to send after initial, read
 	// a chunk at a time (eventRing.read).
 	replay interval
@@ -141,6 +144,28 @@ func (w *cacheWatcher) process() {
 			}
 		}
 	}
+}
+
+// nextBookmark is when w's next periodic bookmark is due, after one now:
+// every later, or 2 s before its request's deadline if that is sooner, so
+// that a client whose watch times out resumes from a recent version. ok is
+// false for a watcher that did not allow bookmarks, or whose time for one
+// has passed.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/cache_watcher.go
+// (cacheWatcher.nextBookmarkTime)
+func (w *cacheWatcher) nextBookmark(now time.Time, every time.Duration) (due time.Time, ok bool) {
+	if !w.allowBookmarks {
+		return time.Time{}, false
+	}
+	due = now.Add(every)
+	if w.deadline.IsZero() {
+		return due, true
+	}
+	if beforeTimeout := w.deadline.Add(-2 * time.Second); beforeTimeout.Before(due) {
+		due = beforeTimeout
+	}
+	return due, !due.Before(now)
 }
 
 // see is ev as this watcher sees it: not at all if its object is in

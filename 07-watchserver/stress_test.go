@@ -155,6 +155,12 @@ func TestStress(t *testing.T) {
 		}
 		synctest.Test(t, replayOvertakenEndsQuietly)
 	})
+	scenario.Stress(t, 8, "periodic-bookmarks-come-again-and-before-the-deadline", func(t *testing.T) {
+		if name == scenario.ClientGo {
+			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+		}
+		synctest.Test(t, periodicBookmarks)
+	})
 	scenario.Stress(t, 8, "watch-from-now-keeps-what-came-meanwhile", func(t *testing.T) {
 		if name == scenario.ClientGo {
 			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
@@ -365,6 +371,64 @@ func replayOvertakenEndsQuietly(t *testing.T) {
 	defer again.Stop()
 	if ev := <-again.ResultChan(); ev.Type != watch.Error || ev.Status.Code != 410 {
 		t.Fatalf("watching again from %d, the last version the client saw: got %s, want the ERROR 410 that sends it to relist", seen[len(seen)-1], ev.Type)
+	}
+}
+
+// periodicBookmarks: a watcher that allows bookmarks gets one a minute
+// after the last (up to a second early: the dispatcher looks once a
+// second, and a bookmark is due in its second), every minute, each at the
+// version of the last event dispatched; one whose request ends in 10 s
+// gets one 2 s before that instead.
+func periodicBookmarks(t *testing.T) {
+	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
+	defer stop()
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	began := time.Now()
+	long, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1", AllowBookmarks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer long.Stop()
+	short, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1", AllowBookmarks: true, Deadline: began.Add(10 * time.Second)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// next is w's next event, and when it came; a bookmark that never
+	// comes shows as a wait of 5 minutes on the bubble's clock.
+	next := func(w ws.Watcher) (ws.Event, time.Duration) {
+		select {
+		case ev := <-w.ResultChan():
+			return ev, time.Since(began)
+		case <-time.After(5 * time.Minute):
+			return ws.Event{}, time.Since(began)
+		}
+	}
+	for rv := 2; rv <= 3; rv++ {
+		if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
+			t.Fatal(err)
+		}
+		if ev, _ := next(long); ev.Type != watch.Added || ev.RV != int64(rv) {
+			t.Fatalf("after the event at %d: got %s at %d", rv, ev.Type, ev.RV)
+		}
+		if rv == 2 {
+			if ev, _ := next(short); ev.Type != watch.Added || ev.RV != 2 {
+				t.Fatalf("after the event at 2: got %s at %d", ev.Type, ev.RV)
+			}
+			ev, at := next(short)
+			if ev.Type != watch.Bookmark || ev.RV != 2 || at < 7*time.Second || at > 8*time.Second {
+				t.Fatalf("a watch whose request ends at 10 s: got %s at %d after %v, want a BOOKMARK at 2 between 7 s and 8 s "+
+					"(2 s before its deadline, in the second that is due)", ev.Type, ev.RV, at)
+			}
+			short.Stop()
+		}
+		want := time.Duration(rv-1) * time.Minute
+		ev, at := next(long)
+		if ev.Type != watch.Bookmark || ev.RV != int64(rv) || at < want-time.Second || at > want {
+			t.Fatalf("periodic bookmark %d: got %s at %d after %v, want a BOOKMARK at %d between %v and %v: "+
+				"a watcher gets one a minute after its last, and is put back for the next", rv-1, ev.Type, ev.RV, at, rv, want-time.Second, want)
+		}
 	}
 }
 

@@ -215,3 +215,17 @@ func TestListItemsCarryNoKind(t *testing.T) {
 		t.Errorf("GET one ConfigMap:\n%s\nwant it to name its kind, as kube-apiserver's", body)
 	}
 }
+
+// TestCreateInANamespaceNobodyMade pins a declared difference: our server
+// has no namespaces, so a ConfigMap may be created in any namespace name.
+// kube-apiserver's NamespaceLifecycle admission refuses a create in a
+// namespace that does not exist: 404 NotFound, `namespaces "nowhere" not
+// found` (a LIST there is an empty 200 on both). docs/07-watchserver.md,
+// "How kube-apiserver differs", Not built.
+func TestCreateInANamespaceNobodyMade(t *testing.T) {
+	t.Parallel()
+	s := startServer(t, ws.CacheOptions{})
+	if _, err := s.cs.CoreV1().ConfigMaps("nowhere").Create(context.Background(), cm("nowhere", "x", "1"), metav1.CreateOptions{}); err != nil {
+		t.Fatalf("create in a namespace nobody made: %v; ours has no namespaces and accepts it (kube-apiserver: 404)", err)
+	}
+}

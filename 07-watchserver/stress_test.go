@@ -51,6 +51,23 @@ func TestStress(t *testing.T) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
+		// A panic in the cache's goroutine (kept by the target) stops the
+		// cache, and every watcher with it: end the test at once and raise
+		// it here, where the report shows its frames, rather than wait for
+		// events that will never come.
+		if tg.Panicked != nil {
+			go func() {
+				for ctx.Err() == nil && tg.Panicked() == nil {
+					time.Sleep(20 * time.Millisecond)
+				}
+				cancel()
+			}()
+			defer func() {
+				if p := tg.Panicked(); p != nil {
+					panic(p)
+				}
+			}()
+		}
 		cms := cs.CoreV1().ConfigMaps("ns")
 		list, err := cms.List(ctx, metav1.ListOptions{})
 		if err != nil {
@@ -112,12 +129,16 @@ func TestStress(t *testing.T) {
 				for i := range perWriter {
 					cm, err := cms.Create(ctx, &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: fmt.Sprintf("w%d-%02d", wr, i)}}, metav1.CreateOptions{})
 					if err != nil {
-						t.Error(err)
+						if ctx.Err() == nil {
+							t.Error(err)
+						}
 						return
 					}
 					cm.Data = map[string]string{"v": "2"}
 					if _, err := cms.Update(ctx, cm, metav1.UpdateOptions{}); err != nil {
-						t.Error(err)
+						if ctx.Err() == nil {
+							t.Error(err)
+						}
 						return
 					}
 				}
@@ -125,6 +146,11 @@ func TestStress(t *testing.T) {
 		}
 		writersWG.Wait()
 		wg.Wait()
+		if tg.Panicked != nil {
+			if p := tg.Panicked(); p != nil {
+				panic(p) // before counting what the stopped cache never sent
+			}
+		}
 		for i := range watchers {
 			if len(results[i]) != total {
 				t.Fatalf("watcher %d saw %d events, want %d", i, len(results[i]), total)

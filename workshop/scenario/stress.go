@@ -15,13 +15,19 @@ import (
 //
 // The subtest is named "exercise-<id>/<name>", which is how the runner
 // knows whose work it judges. An unfinished exercise's stub, met on the
-// test's own goroutine, is reported the way a scenario reports it.
+// test's own goroutine, is reported the way a scenario reports it; so is
+// a panic caught on a goroutine of the code under test and raised again
+// here (a *Caught): with the frames where it happened, which the runner
+// reads to name the exercise.
 func Stress(t *testing.T, exercise int, name string, fn func(t *testing.T)) {
 	t.Helper()
 	t.Run(fmt.Sprintf("exercise-%d/%s", exercise, name), func(t *testing.T) {
 		defer func() {
 			if v := recover(); v != nil {
 				nd, ok := NotDoneIn(v)
+				if c, caught := v.(*Caught); caught && !ok {
+					t.Fatalf("  Panic:    %v\n%s", c.Value, indent(chapterFrames(c.Stack), "            "))
+				}
 				if !ok {
 					panic(v)
 				}

@@ -86,7 +86,7 @@ func TestStress(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			defer w.Stop()
+			defer unlessPanicking(w.Stop)
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -104,7 +104,7 @@ func TestStress(t *testing.T) {
 							results[i] = append(results[i], "watching again: "+err.Error())
 							return
 						}
-						defer w.Stop()
+						defer unlessPanicking(w.Stop)
 						continue
 					}
 					cm, isCM := ev.Object.(*corev1.ConfigMap)
@@ -212,7 +212,7 @@ func watchFromNowKeepsWhatCameMeanwhile(t *testing.T) {
 		synctest.Wait() // the event is in the ring, dispatched to nobody
 		return 2
 	})
-	defer stop()
+	defer unlessPanicking(stop)
 	if err := c.Replace(nil, "1"); err != nil {
 		t.Fatal(err)
 	}
@@ -224,7 +224,7 @@ func watchFromNowKeepsWhatCameMeanwhile(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Stop()
+	defer unlessPanicking(w.Stop)
 	if err := c.Add(stressConfigMap("after", 4)); err != nil {
 		t.Fatal(err)
 	}
@@ -275,7 +275,7 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 			t.Error(err)
 		}
 	})
-	defer stop()
+	defer unlessPanicking(stop)
 	time.Sleep(2 * time.Second) // the dispatch budget refills: a step behind is waited for
 	if err := c.Replace(nil, "1"); err != nil {
 		t.Fatal(err)
@@ -297,7 +297,7 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Stop()
+	defer unlessPanicking(w.Stop)
 	if err := c.Add(stressConfigMap("last", rv+1)); err != nil {
 		t.Fatal(err)
 	}
@@ -343,7 +343,7 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 // the middle of the old.
 func replayOvertakenEndsQuietly(t *testing.T) {
 	c, stop := ws.FedByHand(ws.CacheOptions{History: 100, MaxHistory: 400, WatcherBuffer: 10}, nil)
-	defer stop()
+	defer unlessPanicking(stop)
 	time.Sleep(2 * time.Second) // the dispatch budget refills: a step behind is waited for
 	if err := c.Replace(nil, "1"); err != nil {
 		t.Fatal(err)
@@ -357,7 +357,7 @@ func replayOvertakenEndsQuietly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer w.Stop()
+	defer unlessPanicking(w.Stop)
 	time.Sleep(2 * time.Minute) // the client reads nothing; the window ages
 	if err := c.Add(stressConfigMap("c402", 402)); err != nil {
 		t.Fatal(err)
@@ -394,7 +394,7 @@ func replayOvertakenEndsQuietly(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer again.Stop()
+	defer unlessPanicking(again.Stop)
 	if ev := <-again.ResultChan(); ev.Type != watch.Error || ev.Status.Code != 410 {
 		t.Fatalf("watching again from %d, the last version the client saw: got %s, want the ERROR 410 that sends it to relist", seen[len(seen)-1], ev.Type)
 	}
@@ -407,7 +407,7 @@ func replayOvertakenEndsQuietly(t *testing.T) {
 // gets one 2 s before that instead.
 func periodicBookmarks(t *testing.T) {
 	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
-	defer stop()
+	defer unlessPanicking(stop)
 	if err := c.Replace(nil, "1"); err != nil {
 		t.Fatal(err)
 	}
@@ -416,7 +416,7 @@ func periodicBookmarks(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer long.Stop()
+	defer unlessPanicking(long.Stop)
 	short, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1", AllowBookmarks: true, Deadline: began.Add(10 * time.Second)})
 	if err != nil {
 		t.Fatal(err)
@@ -458,6 +458,18 @@ func periodicBookmarks(t *testing.T) {
 	}
 }
 
+// unlessPanicking runs stop unless a panic is on its way up the test's
+// goroutine: one raised in the cache's code may have left its lock held,
+// and stop (a watcher's, or FedByHand's) would wait for that lock for
+// ever, where the panic, let go on, shows its frames at once. Defer it
+// directly: defer unlessPanicking(w.Stop).
+func unlessPanicking(stop func()) {
+	if v := recover(); v != nil {
+		panic(v)
+	}
+	stop()
+}
+
 // tail is the last few of seen, for a message.
 func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }
 
@@ -477,7 +489,7 @@ func stressConfigMap(name string, rv int) *corev1.ConfigMap {
 func watchesStartWhileEventsFlow(t *testing.T) {
 	const watchers, events = 8, 60
 	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
-	defer stop()
+	defer unlessPanicking(stop)
 	// A server up for a while: the dispatch budget, empty at the start,
 	// has refilled, so a reader a step behind is waited for, not closed.
 	time.Sleep(2 * time.Second)
@@ -501,7 +513,7 @@ func watchesStartWhileEventsFlow(t *testing.T) {
 				t.Error(err)
 				return
 			}
-			defer w.Stop()
+			defer unlessPanicking(w.Stop)
 			for len(seen[i]) < events {
 				// On the bubble's fake time a minute passes at once when
 				// nothing else can happen: an event was lost.

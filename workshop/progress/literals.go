@@ -140,9 +140,10 @@ func literals(src []byte) []literal {
 	var out []literal
 	for _, fd := range fns {
 		key := exgen.FuncKey(fd)
+		read := comparedLiterals(fd.Body)
 		ast.Inspect(fd.Body, func(n ast.Node) bool {
 			lit, ok := n.(*ast.BasicLit)
-			if !ok || lit.Kind != token.STRING {
+			if !ok || lit.Kind != token.STRING || read[lit] {
 				return true
 			}
 			text, err := strconv.Unquote(lit.Value)
@@ -169,6 +170,36 @@ func literals(src []byte) []literal {
 		})
 	}
 	return out
+}
+
+// comparedLiterals are the string literals body only compares with (==,
+// !=, a switch's case): read, never written. A query value your code
+// checks, "NotOlderThan" where the reference compares with
+// metav1.ResourceVersionMatchNotOlderThan, is in the trace of any request
+// that carries it, and must not read as a text you wrote (the 07 trial's
+// replay bug was put on its correct validate).
+func comparedLiterals(body *ast.BlockStmt) map[*ast.BasicLit]bool {
+	read := map[*ast.BasicLit]bool{}
+	mark := func(e ast.Expr) {
+		if lit, ok := e.(*ast.BasicLit); ok {
+			read[lit] = true
+		}
+	}
+	ast.Inspect(body, func(n ast.Node) bool {
+		switch n := n.(type) {
+		case *ast.BinaryExpr:
+			if n.Op == token.EQL || n.Op == token.NEQ {
+				mark(n.X)
+				mark(n.Y)
+			}
+		case *ast.CaseClause:
+			for _, e := range n.List {
+				mark(e)
+			}
+		}
+		return true
+	})
+	return read
 }
 
 // wroteIt says, for a person, where the text that diverged was written.

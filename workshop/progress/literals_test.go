@@ -90,3 +90,27 @@ func TestAFormatStringIsEvidenceWhole(t *testing.T) {
 		t.Errorf("found %+v (exercises %v); want validate's \"index %%q does not exist\"", found, ids)
 	}
 }
+
+// A literal your code only compares with is read, not written: the 07
+// trial's validate checked a query value against "NotOlderThan" (the
+// reference compares with a constant), and a trace line carrying that
+// value was put on it.
+func TestALiteralYourCodeComparesWithWroteNothing(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte(`package watchserver
+
+func validate(match string) error {
+	if match != "NotOlderThan" {
+		return nil
+	}
+	switch match {
+	case "NotOlderThanEver":
+	}
+	return nil
+}
+`)
+	report := "  Trace (-recorded from kube-apiserver, +your copy):\n    - GET ?watch=1\n    + GET ?resourceVersionMatch=NotOlderThanEver&watch=1\n"
+	if found, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("ids = %v (%v), want none: a compared literal writes nothing", ids, found)
+	}
+}

@@ -162,37 +162,25 @@ func TestStress(t *testing.T) {
 			}
 		}
 	})
-	scenario.Stress(t, 8, "watches-start-while-events-flow", func(t *testing.T) {
-		if name == scenario.ClientGo {
-			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
-		}
-		synctest.Test(t, watchesStartWhileEventsFlow)
-	})
-	scenario.Stress(t, 8, "start-holds-the-lock-from-snapshot-to-registration", func(t *testing.T) {
-		if name == scenario.ClientGo {
-			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
-		}
-		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, true) })
-		synctest.Test(t, func(t *testing.T) { startHoldsTheLock(t, false) })
-	})
-	scenario.Stress(t, 8, "replay-overtaken-by-the-ring-ends-quietly", func(t *testing.T) {
-		if name == scenario.ClientGo {
-			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
-		}
-		synctest.Test(t, replayOvertakenEndsQuietly)
-	})
-	scenario.Stress(t, 8, "periodic-bookmarks-come-again-and-before-the-deadline", func(t *testing.T) {
-		if name == scenario.ClientGo {
-			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
-		}
-		synctest.Test(t, periodicBookmarks)
-	})
-	scenario.Stress(t, 8, "watch-from-now-keeps-what-came-meanwhile", func(t *testing.T) {
-		if name == scenario.ClientGo {
-			t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
-		}
-		synctest.Test(t, watchFromNowKeepsWhatCameMeanwhile)
-	})
+	// The cases below play the Reflector by hand (ws.FedByHand), each
+	// part in a synctest bubble of its own, on fake time, so that each
+	// interleaving is certain.
+	inBubble := func(id int, title string, parts ...func(t *testing.T)) {
+		scenario.Stress(t, id, title, func(t *testing.T) {
+			if name == scenario.ClientGo {
+				t.Skip("the stress test judges our server (reference or exercise), not kube-apiserver")
+			}
+			for _, part := range parts {
+				synctest.Test(t, part)
+			}
+		})
+	}
+	inBubble(8, "watches-start-while-events-flow", watchesStartWhileEventsFlow)
+	inBubble(8, "start-holds-the-lock-from-snapshot-to-registration",
+		func(t *testing.T) { startHoldsTheLock(t, true) }, func(t *testing.T) { startHoldsTheLock(t, false) })
+	inBubble(8, "replay-overtaken-by-the-ring-ends-quietly", replayOvertakenEndsQuietly)
+	inBubble(8, "periodic-bookmarks-come-again-and-before-the-deadline", periodicBookmarks)
+	inBubble(8, "watch-from-now-keeps-what-came-meanwhile", watchFromNowKeepsWhatCameMeanwhile)
 }
 
 // watchFromNowKeepsWhatCameMeanwhile: a watch from resourceVersion "" with

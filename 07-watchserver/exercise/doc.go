@@ -27,6 +27,9 @@
 //	paging.go       limit and continue: every page read at the first page's revision
 //	etcdwatch.go    etcd's watch from a revision, as ADDED, MODIFIED and DELETED events
 //	cache.go        the watch cache: the state, the ring, the fan-out
+//	ring.go         the ring of recent events, sized by their age, and the intervals replays read
+//	dispatchbudget.go     how long the dispatcher may wait for full watchers, refilled over time
+//	dispatchbookmarks.go  when each watcher's next periodic bookmark is due, in one-second buckets
 //	cachelw.go      etcd as the ListerWatcher of the cache's Reflector (chapter 01's)
 //	watcher.go      one client's watch: where it starts, its initial events, its goroutine
 //	frame.go        one event on the wire: a JSON line or length-prefixed protobuf

@@ -311,9 +311,8 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 	}
 	for _, name := range applied {
 		if !seen[name] {
-			t.Fatalf("the watch %s saw %v, and never %s: the cache applied it while the watch was starting, "+
-				"at a moment the watch had let go of the cache's lock; a watch must take its snapshot (or replay) "+
-				"and register under one hold of the lock, or an event applied in between reaches it neither way", kind, order, name)
+			t.Fatalf("the watch %s never got %s, applied while it started, in a moment it had let go of the cache's lock: "+
+				"take the snapshot (or replay) and register under one hold of the lock (it saw %v)", kind, name, order)
 		}
 	}
 }
@@ -439,6 +438,10 @@ func periodicBookmarks(t *testing.T) {
 		}
 		want := time.Duration(rv-1) * time.Minute
 		ev, at := next(long)
+		if ev.Type == "" {
+			t.Fatalf("periodic bookmark %d: none came by %v, want a BOOKMARK at %d between %v and %v: "+
+				"a watcher gets one a minute after its last, and is put back for the next", rv-1, at, rv, want-time.Second, want)
+		}
 		if ev.Type != watch.Bookmark || ev.RV != int64(rv) || at < want-time.Second || at > want {
 			t.Fatalf("periodic bookmark %d: got %s at %d after %v, want a BOOKMARK at %d between %v and %v: "+
 				"a watcher gets one a minute after its last, and is put back for the next", rv-1, ev.Type, ev.RV, at, rv, want-time.Second, want)

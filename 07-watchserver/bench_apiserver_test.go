@@ -10,8 +10,6 @@ import (
 	"os"
 	"strconv"
 	"strings"
-	"sync"
-	"sync/atomic"
 	"testing"
 	"time"
 
@@ -313,33 +311,16 @@ func openWatches(b *testing.B, s *apiServer, ns, rv string, n int) (closeAll fun
 			}
 		}
 	}
-	next := make(chan int)
-	var failed atomic.Pointer[error]
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				body, err := s.cs.CoreV1().RESTClient().Get().Namespace(ns).Resource("configmaps").
-					Param("watch", "true").Param("resourceVersion", rv).Param("allowWatchBookmarks", "true").
-					Param("timeoutSeconds", "600").SetHeader("Accept", "application/json").Stream(ctx)
-				if err != nil {
-					failed.CompareAndSwap(nil, &err)
-					continue
-				}
-				streams[i] = body
-			}
-		}()
-	}
-	for i := range n {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
-	if err := failed.Load(); err != nil {
+	err := onSixteen(n, func(i int) error {
+		body, err := s.cs.CoreV1().RESTClient().Get().Namespace(ns).Resource("configmaps").
+			Param("watch", "true").Param("resourceVersion", rv).Param("allowWatchBookmarks", "true").
+			Param("timeoutSeconds", "600").SetHeader("Accept", "application/json").Stream(ctx)
+		streams[i] = body
+		return err
+	})
+	if err != nil {
 		closeAll()
-		b.Fatalf("opening %d watches: %v", n, *err)
+		b.Fatalf("opening %d watches: %v", n, err)
 	}
 	return closeAll
 }

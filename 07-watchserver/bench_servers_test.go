@@ -14,6 +14,7 @@ import (
 	"runtime/pprof"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -299,6 +300,32 @@ func benchConfigMap(ns string, i int) *corev1.ConfigMap {
 	}
 }
 
+// onSixteen runs job(0) to job(n-1), 16 at a time, and returns the first
+// error; once one failed, no further job starts.
+func onSixteen(n int, job func(i int) error) error {
+	next := make(chan int)
+	var first atomic.Pointer[error]
+	var wg sync.WaitGroup
+	for range 16 {
+		wg.Go(func() {
+			for i := range next {
+				if err := job(i); err != nil {
+					first.CompareAndSwap(nil, &err)
+				}
+			}
+		})
+	}
+	for i := 0; i < n && first.Load() == nil; i++ {
+		next <- i
+	}
+	close(next)
+	wg.Wait()
+	if err := first.Load(); err != nil {
+		return *err
+	}
+	return nil
+}
+
 // seed creates n ConfigMaps in a new namespace, 16 at a time, and waits
 // until the server's cache lists them all (a LIST at resourceVersion=0).
 func (s *apiServer) seed(b *testing.B, n int) string {
@@ -309,41 +336,14 @@ func (s *apiServer) seed(b *testing.B, n int) string {
 	if s.etcd != nil {
 		st = ws.NewStorage(s.etcd)
 	}
-	next := make(chan int)
-	errs := make(chan error, 16)
-	var wg sync.WaitGroup
-	for range 16 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				var err error
-				if st != nil {
-					_, err = st.Create(ctx, benchConfigMap(ns, i))
-				} else {
-					_, err = s.cs.CoreV1().ConfigMaps(ns).Create(ctx, benchConfigMap(ns, i), metav1.CreateOptions{})
-				}
-				if err != nil {
-					errs <- err
-					return
-				}
-			}
-		}()
-	}
-	var err error
-feed:
-	for i := range n {
-		select {
-		case next <- i:
-		case err = <-errs:
-			break feed
+	err := onSixteen(n, func(i int) error {
+		if st != nil {
+			_, err := st.Create(ctx, benchConfigMap(ns, i))
+			return err
 		}
-	}
-	close(next)
-	wg.Wait()
-	if err == nil && len(errs) > 0 {
-		err = <-errs
-	}
+		_, err := s.cs.CoreV1().ConfigMaps(ns).Create(ctx, benchConfigMap(ns, i), metav1.CreateOptions{})
+		return err
+	})
 	if err != nil {
 		b.Fatalf("seeding %d ConfigMaps: %v", n, err)
 	}

@@ -16,7 +16,11 @@ func TestRingResizesByAge(t *testing.T) {
 	r := newEventRing(4, 16, 75*time.Second)
 	window := func() string {
 		var rvs []int64
-		r.each(func(ev Event) { rvs = append(rvs, ev.RV) })
+		whole := interval{from: r.start, to: r.end}
+		events, _ := r.read(&whole, len(r.slots))
+		for _, ev := range events {
+			rvs = append(rvs, ev.RV)
+		}
 		return fmt.Sprintf("capacity %d, window %v, dropped %t", len(r.slots), rvs, r.dropped)
 	}
 	add := func(rv int64, at time.Duration) { r.add(Event{RV: rv}, t0.Add(at)) }

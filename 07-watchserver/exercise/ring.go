@@ -106,13 +106,6 @@ func (r *eventRing) oldest() (Event, bool) {
 	return r.slots[r.start%len(r.slots)].Event, true
 }
 
-// each calls f with every event of the window, oldest first.
-func (r *eventRing) each(f func(Event)) {
-	for i := r.start; i < r.end; i++ {
-		f(r.slots[i%len(r.slots)].Event)
-	}
-}
-
 // interval is a stretch [from, to) of the ring's window, counted as start
 // and end are, that a watcher replays: it reads it a chunk at a time, as it
 // sends, rather than copying it all under the lock when the watch starts.

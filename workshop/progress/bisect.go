@@ -124,7 +124,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// others, with other suspects, stayed on the exercise they are for).
 	var found []int
 	for _, t := range open[:few] {
-		if o := outcomes[t]; (o.located == BySwap || o.located == FlakyBySwap) && !slices.Contains(found, o.culprit) {
+		if o := outcomes[t]; o.located.bySwap() && !slices.Contains(found, o.culprit) {
 			found = append(found, o.culprit)
 		}
 	}
@@ -135,18 +135,8 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 				could = append(could, t)
 			}
 		}
-		if len(could) == 0 {
-			continue
-		}
-		passed, _, ok, err := sw.try([]int{id}, could)
-		if err != nil || !ok {
+		if err := sw.locate(outcomes, []int{id}, could, false); err != nil {
 			return err
-		}
-		for _, t := range passed {
-			outcomes[t].culprit, outcomes[t].located, outcomes[t].swapRuns = id, BySwap, sw.repeat
-			if sw.flaky {
-				outcomes[t].located = FlakyBySwap
-			}
 		}
 	}
 	return nil
@@ -187,7 +177,7 @@ func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks [
 	// passes alone passed that swap by luck (it fails only sometimes):
 	// the rest may hold its culprit.
 	for _, t := range passed {
-		if l := outcomes[t].located; l != BySwap && l != FlakyBySwap {
+		if !outcomes[t].located.bySwap() {
 			failed = append(failed, t)
 		}
 	}

@@ -81,6 +81,10 @@ const (
 	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
 )
 
+// bySwap says whether a swap proved it: the check passed, once or as
+// often as it had to, with the reference's code of the exercise in place.
+func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
+
 func (p Proof) String() string {
 	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap"}[p]
 }

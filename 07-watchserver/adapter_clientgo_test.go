@@ -113,13 +113,17 @@ func watchRealEtcd(t testing.TB, endpoint, prefix string, rv int64) (chan decode
 		obj.(metav1.Object).SetResourceVersion(strconv.FormatInt(rev, 10))
 		return obj
 	}
+	events := client.Watch(ctx, prefix, clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV())
+	awaitEtcdWatchCreated(t, client)
 	go func() {
 		defer close(out)
 		defer client.Close()
-		for resp := range client.Watch(ctx, prefix, clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV()) {
+		for resp := range events {
 			for _, e := range resp.Events {
 				rev := e.Kv.ModRevision
 				switch {
+				case e.Type == clientv3.EventTypeDelete && e.PrevKv == nil:
+					out <- decoded{typ: watch.Error, obj: &metav1.Status{Message: "etcd sent a DELETE without PrevKv"}}
 				case e.Type == clientv3.EventTypeDelete:
 					out <- decoded{typ: watch.Deleted, obj: decode(e.PrevKv.Value, rev)}
 				case e.IsCreate():

@@ -106,6 +106,7 @@ func init() {
 			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {
 				ctx, cancel := context.WithCancel(context.Background())
 				in := ours.WatchEtcd(ctx, e.Client, rv)
+				awaitEtcdWatchCreated(t, e.Client)
 				out := make(chan decoded, 100)
 				go func() {
 					defer close(out)

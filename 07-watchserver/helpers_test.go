@@ -6,6 +6,7 @@ import (
 	"testing"
 	"time"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -80,5 +81,31 @@ func waitReady(t testing.TB, c *ws.Cache) {
 			t.Fatal("the watch cache did not become ready in 10s")
 		}
 		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// awaitEtcdWatchCreated returns once etcd has created every watch opened
+// on client before it. etcd registers a watch before it marks it as
+// wanting previous values, so a write landing in between is sent as a
+// DELETE without PrevKv (our WatchEtcd turns that into a 500; one CI run in
+// many did). clientv3 sends one stream's watch requests one at a time,
+// each after etcd's reply to the last, so once a watch opened after ours
+// is created, ours is created and marked. A stream is chosen by the
+// context's metadata: the sentinel goes on the plain stream and on the one
+// clientv3.WithRequireLeader picks, whichever the watch under test used.
+func awaitEtcdWatchCreated(t testing.TB, client *clientv3.Client) {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	for _, stream := range []context.Context{ctx, clientv3.WithRequireLeader(ctx)} {
+		created := false
+		for resp := range client.Watch(stream, "/walkthrough-sentinel", clientv3.WithCreatedNotify()) {
+			if created = resp.Created; created {
+				break
+			}
+		}
+		if !created {
+			t.Fatalf("etcd did not create a watch within 10s")
+		}
 	}
 }

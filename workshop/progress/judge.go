@@ -476,6 +476,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 	}
 	sort.Strings(names)
 	hung := false // the outcome shown was left out, not run
+	var failing []string
 	for _, test := range names {
 		o := outcomes[test]
 		if !mine[test] && !(o.stub == 0 && o.culprit == ex.ID) {
@@ -511,10 +512,20 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			sameRank && hung && !o.hung ||
 			sameRank && hung == o.hung && isScenario(test) && !isScenario(e.Test) ||
 			alike && narrower(blame[test], blame[e.Test])
+		if status == Fail {
+			failing = append(failing, test)
+		}
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
 			e.Located, e.Func, e.SwapRuns = o.located, o.fn, o.swapRuns
 			hung = o.hung
+		}
+	}
+	if e.Status == Fail {
+		for _, test := range failing {
+			if test != e.Test {
+				e.AlsoFailing = append(e.AlsoFailing, shownName(test))
+			}
 		}
 	}
 	return e

@@ -46,6 +46,10 @@ type Exercise struct {
 	BlockerChapter string
 	Test           string // the first scenario that did not pass
 	Report         string // what that scenario printed
+	// AlsoFailing names the other checks that fail on this exercise's
+	// own code: only Test's report is shown, and a count of passing
+	// checks with one failure under it would hide them.
+	AlsoFailing []string
 	// Runs lists the exercises of this chapter whose code Test runs
 	// (from the chapter's blame file), the exercise itself included.
 	Runs []int

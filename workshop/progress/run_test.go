@@ -3,6 +3,7 @@ package progress
 import (
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -284,6 +285,11 @@ func TestJudgeShowsTheNarrowestCheck(t *testing.T) {
 	}
 	if e := judge("p", exgen.Exercise{ID: 5}, tests, outcomes, nil); e.Test != "TestScenarios/backoff-timeline" {
 		t.Errorf("with no blame file, shown %s; want the first in order", e.Test)
+	}
+	// The one not shown is named: the 07 trial read "16 of 18 checks
+	// pass" over a single failure.
+	if e := judge("p", exgen.Exercise{ID: 5}, tests, outcomes, blame); !slices.Equal(e.AlsoFailing, []string{"TestScenarios/backoff-timeline"}) {
+		t.Errorf("also failing: %q; want the timeline, the failure not shown", e.AlsoFailing)
 	}
 }
 

@@ -175,6 +175,10 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			break
 		}
 		r.failure(x, e)
+		if len(e.AlsoFailing) > 0 {
+			r.say("", fmt.Sprintf("Also failing on your code of exercise %d (each shows its report once the one above passes): %s.", e.ID, strings.Join(e.AlsoFailing, ", ")))
+			r.printf("\n")
+		}
 		r.alsoFailing(x, e.ID, e.Test)
 		r.fixNext(x, e)
 	case progress.Blocked:

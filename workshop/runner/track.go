@@ -36,6 +36,12 @@ func (r *Runner) Deep(chapter string) error {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
+	if todo := stillStubs(c, gen, exerciseIDs(others(c, deep))); len(todo) > 0 {
+		// Trial J took "your other exercises stay as they are" on a
+		// fresh clone for "the core ones are written".
+		r.say("", fmt.Sprintf("Still stubs in your copy, to write as well: exercise%s %s. The deep track is every exercise of the chapter.",
+			map[bool]string{true: "s", false: ""}[len(todo) > 1], andList(todo)))
+	}
 	if LoadState(r.Root).Tracks[c.Name] == TrackCore {
 		// Trial G: core then deep asked for the code the core copy had
 		// just shown. Say so, and how to avoid it next time.
@@ -381,4 +387,42 @@ func exerciseIDs(list []exgen.Exercise) []int {
 		ids = append(ids, e.ID)
 	}
 	return ids
+}
+
+// others is the chapter's exercises that are not in these.
+func others(c chapters.Chapter, these []exgen.Exercise) []exgen.Exercise {
+	list, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil
+	}
+	var rest []exgen.Exercise
+	for _, e := range list {
+		if !slices.ContainsFunc(these, func(d exgen.Exercise) bool { return d.ID == e.ID }) {
+			rest = append(rest, e)
+		}
+	}
+	return rest
+}
+
+// stillStubs is those of ids whose functions are all still the stubs of
+// gen (a copy with every exercise stubbed) in your copy.
+func stillStubs(c chapters.Chapter, gen map[string][]byte, ids []int) []int {
+	var todo []int
+	for _, id := range ids {
+		parts, err := exgen.ExerciseParts(gen, id)
+		if err != nil || len(parts) == 0 {
+			continue
+		}
+		stub := true
+		for name, keys := range parts {
+			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil || !exgen.Untouched(mine, gen[name], keys) {
+				stub = false
+			}
+		}
+		if stub {
+			todo = append(todo, id)
+		}
+	}
+	return todo
 }

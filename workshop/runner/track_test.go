@@ -34,6 +34,9 @@ func TestDeepAndBlank(t *testing.T) {
 	must(t, r.Deep("03"))
 	got = out.take()
 	contains(t, "deep 03", got, "3 A keyed store under one lock", "Your old files are in")
+	if strings.Contains(got, "Still stubs") {
+		t.Errorf("deep 03 after the core track was done says some are stubs:\n%s", got)
+	}
 	if err := r.Check("03", 0); err == nil {
 		t.Fatal("check passed right after deep stubbed the deep exercises")
 	}
@@ -76,7 +79,8 @@ func TestStartCoreRestore(t *testing.T) {
 	must(t, r.Start("03", ""))
 	got := out.take()
 	contains(t, "start 03", got, "Choose a track for 03-indexer", "core   6 exercises", "deep   10 exercises",
-		"Which track? [core/deep/blank] (Enter: core) deep", "Done: 03-indexer is on the deep track", "Next: read docs/03-indexer.md")
+		"Which track? [core/deep/blank] (Enter: core) deep", "Still stubs in your copy, to write as well: exercises 1, 2, 5, 7, 9 and 10.",
+		"Done: 03-indexer is on the deep track", "Next: read docs/03-indexer.md")
 	fits(t, "start 03", got)
 	if strings.Contains(got, "Take on the deep track?") {
 		t.Errorf("start asked twice on an untouched copy:\n%s", got)

@@ -146,7 +146,18 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 // one function of yours that never released a lock a deadlock waits for.
 func (k *code) crashed(crash, dump string) (text string, owners []int, culprit string) {
 	var b strings.Builder
-	fmt.Fprintf(&b, "Panic:    %s\n", strings.TrimPrefix(crash, "panic: "))
+	raw := strings.TrimPrefix(crash, "panic: ")
+	leaked := strings.Contains(crash, "blocked goroutines remain") // synctest's check when a test's bubble ends
+	if leaked {
+		// What it means first: the 07 trial met "main bubble goroutine"
+		// as the first words of a report on a send that ignored done.
+		b.WriteString("Leaked:   the test ended while goroutines it started still waited: each should\n" +
+			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
+		b.WriteString("          (testing/synctest's words: \"deadlock: main bubble goroutine has exited\n" +
+			"          but blocked goroutines remain\")\n")
+	} else {
+		fmt.Fprintf(&b, "Panic:    %s\n", raw)
+	}
 	gs := parseDump(dump)
 	if len(gs) == 0 {
 		return b.String(), nil, ""
@@ -159,11 +170,6 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 		fmt.Fprintf(&b, "          at %s\n", k.where(f))
 	}
 	owners = k.owners(mine)
-	if strings.Contains(crash, "blocked goroutines remain") {
-		// synctest's check when a test's bubble ends.
-		b.WriteString("          The test ended while goroutines it started still waited: each should\n" +
-			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
-	}
 	if strings.Contains(crash, "unlock of unlocked") {
 		var released []int
 		released, culprit = k.unlockedCulprit(&b)

@@ -16,6 +16,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -301,8 +302,9 @@ type watch struct {
 	idle    time.Duration
 	last    time.Time
 	running map[string]bool
-	stuck   []string      // the tests running when it fired; nil until then
-	after   time.Duration // how long it had printed nothing then
+	said    map[string]bool // the lines printed so far, numbers as #
+	stuck   []string        // the tests running when it fired; nil until then
+	after   time.Duration   // how long it had printed nothing then
 	done    chan struct{}
 	// idleSince is when the binary last used more than idleCPU ticks of
 	// CPU over cpuAt.
@@ -311,12 +313,15 @@ type watch struct {
 	onStuck   func([]string, time.Duration)
 }
 
+// digits are the numbers in a line: times, counts, addresses.
+var digits = regexp.MustCompile(`[0-9]+`)
+
 // idleCPU is how much CPU time, in ticks (10 ms each), a binary whose
 // goroutines all wait may still use: the runtime's own upkeep.
 const idleCPU = 2
 
 func newWatch(p *os.Process, quiet, idle time.Duration, onStuck func([]string, time.Duration)) *watch {
-	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, done: make(chan struct{}), onStuck: onStuck}
+	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, said: map[string]bool{}, done: make(chan struct{}), onStuck: onStuck}
 	if quiet > 0 {
 		go w.loop()
 	}
@@ -365,12 +370,23 @@ func (w *watch) loop() {
 	}
 }
 
-// event notes one test2json event: the test it names is running or done.
-func (w *watch) event(action, test string) {
+// event notes one test2json event: the test it names is running or done,
+// or it printed. A line it printed before, numbers aside, is no progress:
+// a client retrying against a server that will never answer logs the
+// same line every second or so, and a 07 check sat 5 minutes on such a
+// hang, the quiet period never reached.
+func (w *watch) event(action, test, output string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.stuck != nil {
 		return
+	}
+	if action == "output" {
+		line := digits.ReplaceAllString(output, "#")
+		if w.said[line] {
+			return
+		}
+		w.said[line] = true
 	}
 	w.last = time.Now()
 	switch action {
@@ -407,7 +423,7 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			continue
 		}
 		if ev.Test != "" {
-			w.event(ev.Action, ev.Test)
+			w.event(ev.Action, ev.Test, ev.Output)
 		}
 		if ev.Action == "output" && r.Crash == "" && dump.Len() == 0 && isCrash(ev.Output) {
 			if strings.HasPrefix(ev.Output, "SIGQUIT") {

@@ -5,6 +5,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -173,5 +174,43 @@ func TestRepanickedNamesTheTest(t *testing.T) {
 		if !strings.Contains(res.Crash, "blocked goroutines remain") || res.Repanicked != want {
 			t.Errorf("-run %s: crash %q from %q; want synctest's blocked goroutines from %s", run, res.Crash, res.Repanicked, want)
 		}
+	}
+}
+
+// TestRetryLogIsNoProgress: a test that hangs while something logs the
+// same line every moment, numbers aside (a client retrying against a
+// server that will never answer), is stopped as stuck once the quiet
+// period passes; a test that prints new lines is not.
+func TestRetryLogIsNoProgress(t *testing.T) {
+	dir := t.TempDir()
+	for name, text := range map[string]string{
+		"go.mod": "module p\n\ngo 1.25\n",
+		"p_test.go": "package p\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n" +
+			"func TestRetries(t *testing.T) {\n\tfor i := 0; ; i++ {\n\t\tfmt.Printf(\"retry %d: connection refused\\n\", i)\n\t\ttime.Sleep(50 * time.Millisecond)\n\t}\n}\n\n" +
+			"func TestSteps(t *testing.T) {\n\tfor _, s := range []string{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\"} {\n\t\tfmt.Printf(\"step %s\\n\", s)\n\t\ttime.Sleep(200 * time.Millisecond)\n\t}\n}\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, out, err := BuildAt("", dir, nil)
+	if err != nil || bin == nil {
+		t.Fatalf("build: %v %s", err, out)
+	}
+	defer bin.Remove()
+	res, err := bin.Run(nil, time.Second, 0, "-run", "TestRetries")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(res.Stuck, []string{"TestRetries"}) {
+		t.Errorf("a test logging one line over and over: stuck %q, want TestRetries", res.Stuck)
+	}
+	res, err = bin.Run(nil, time.Second, 0, "-run", "TestSteps")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stuck) > 0 || !res.Passed["TestSteps"] {
+		t.Errorf("a test printing a new line every 200ms within a 1s quiet period: stuck %q, passed %v", res.Stuck, res.Passed["TestSteps"])
 	}
 }

@@ -76,33 +76,40 @@ func raceReports(output string) []string {
 // expects its caller to hold the lock, so its callers are read on. The
 // innermost function literal around a line is its function: a goroutine
 // does not hold the lock of the function that started it.
-func (k *code) underLock(frames []frame) bool {
+func (k *code) underLock(frames []frame) (held, readOnly bool, holder frame) {
 	for _, f := range frames {
-		if k.heldAt(f) != "" {
-			return true
+		if lock, read := k.lockAt(f); lock != "" {
+			return true, read, f
 		}
 	}
-	return false
+	return false, false, frame{}
 }
 
 // heldAt names the lock ("q.mu") held at a frame of your code by its own
 // function (lockedAt), or "".
 func (k *code) heldAt(f frame) string {
+	lock, _ := k.lockAt(f)
+	return lock
+}
+
+// lockAt is heldAt, and whether the lock held is only read-locked.
+func (k *code) lockAt(f frame) (lock string, read bool) {
 	src := k.s.files[filepath.Base(f.file)]
 	if src == nil || filepath.Dir(f.file) != k.s.dir {
-		return ""
+		return "", false
 	}
 	return lockedAt(src, f.line)
 }
 
 // lockedAt names the lock taken by the last Lock or RLock call before
 // line of src in the function around it, when no Unlock or RUnlock call
-// that is not deferred comes between them; else "".
-func lockedAt(src []byte, line int) string {
+// that is not deferred comes between them, and says whether that call was
+// RLock; else "".
+func lockedAt(src []byte, line int) (lock string, read bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
-		return ""
+		return "", false
 	}
 	// The innermost function (declaration or literal) holding the line.
 	var body *ast.BlockStmt
@@ -120,9 +127,9 @@ func lockedAt(src []byte, line int) string {
 		return true
 	})
 	if body == nil {
-		return ""
+		return "", false
 	}
-	held := ""
+	held, read := "", false
 	deferred := map[ast.Node]bool{}
 	ast.Inspect(body, func(n ast.Node) bool {
 		if n == nil {
@@ -140,15 +147,15 @@ func lockedAt(src []byte, line int) string {
 		}
 		switch name, lock, _ := lockMethod(call); name {
 		case "Lock", "RLock":
-			held = lock
+			held, read = lock, name == "RLock"
 		case "Unlock", "RUnlock":
 			if !deferred[call] {
-				held = ""
+				held, read = "", false
 			}
 		}
 		return true
 	})
-	return held
+	return held, read
 }
 
 // shouldHaveLocked is the frame, among your frames of an access made with

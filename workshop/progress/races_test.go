@@ -46,6 +46,29 @@ func TestRaceBlamesTheSideWithNoLock(t *testing.T) {
 	}
 }
 
+// A write under RLock is the fault, whatever lock the other side holds:
+// the 03 trial's Update under RLock read "under a lock" on both sides.
+func TestRaceBlamesAWriteUnderTheReadLock(t *testing.T) {
+	k := testCode()
+	src := storeSource()
+	lines := strings.Split(string(src), "\n")
+	lines[55] = "\ts.mu.RLock(); defer s.mu.RUnlock()"
+	k.s.files = map[string][]byte{"store.go": []byte(strings.Join(lines, "\n"))}
+	text, owners, fn := k.raced(raceReport)
+	if fn != "ThreadSafeStore.Update" || !slices.Equal(owners, []int{3}) {
+		t.Errorf("put on %q, owners %v; want ThreadSafeStore.Update, [3]: it writes under RLock", fn, owners)
+	}
+	for _, want := range []string{
+		"- write in ThreadSafeStore.Update (exercise 3), under the read lock only\n",
+		"- previous read in ThreadSafeStore.List (exercise 6), under a lock\n",
+		"A write needs the write lock (Lock)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("race reason lacks %q:\n%s", want, text)
+		}
+	}
+}
+
 // A function named ...Locked leaves the lock to its caller: the race is
 // blamed on the caller that took none.
 func TestRaceBlamesTheCallerOfALockedFunction(t *testing.T) {
@@ -107,8 +130,8 @@ func bLocked() {
 }
 `)
 	for line, want := range map[int]bool{5: true, 7: false, 11: true, 13: false, 18: false} {
-		if got := lockedAt(src, line) != ""; got != want {
-			t.Errorf("line %d: locked = %v, want %v", line, got, want)
+		if lock, _ := lockedAt(src, line); (lock != "") != want {
+			t.Errorf("line %d: locked = %q, want %v", line, lock, want)
 		}
 	}
 }

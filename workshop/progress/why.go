@@ -201,6 +201,7 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 	culprits := map[int]bool{} // the exercises of the functions that took no lock
 	var culpritFuncs []string  // those functions, first seen first
 	locked := false
+	writeUnderRead := false // a write made under RLock: its function is the culprit
 	said := map[string]bool{}
 	for _, a := range races[0].accesses {
 		mine := k.yours(a.frames)
@@ -213,10 +214,25 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		owners = append(owners, k.owners(mine)...)
 		at := mine[0]
 		var text strings.Builder
-		if k.underLock(mine) {
+		held, readOnly, holder := k.underLock(mine)
+		switch {
+		case held && readOnly && strings.Contains(a.what, "write"):
+			// RLock lets every other reader in: a write under it is
+			// the fault (the 03 trial read "under a lock" on both
+			// sides of a write in an RLocked Replace).
+			writeUnderRead = true
+			fmt.Fprintf(&text, " in %s, under the read lock only\n            %s\n", k.function(at), k.path(at))
+			if holder != at {
+				fmt.Fprintf(&text, "            called from %s, which took RLock, not Lock\n            %s\n", k.function(holder), k.path(holder))
+			}
+			culprits[k.owner(holder)] = true
+			if fn := funcKey(holder.fn, k.pkg); !slices.Contains(culpritFuncs, fn) {
+				culpritFuncs = append(culpritFuncs, fn)
+			}
+		case held:
 			locked = true
 			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
-		} else {
+		default:
 			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
 			missing := k.shouldHaveLocked(mine)
 			if missing != at {
@@ -238,9 +254,13 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		for id := range culprits {
 			owners, culprit = []int{id}, culpritFuncs[0]
 		}
-		if locked {
+		switch {
+		case writeUnderRead:
+			b.WriteString("          A write needs the write lock (Lock): the read lock (RLock) lets\n" +
+				"          every other reader in at the same time.\n")
+		case locked:
 			b.WriteString("          Take the lock the other side holds around the access with none.\n")
-		} else {
+		default:
 			b.WriteString("          Neither side holds a lock: take the lock that guards this memory\n" +
 				"          where your code takes none.\n")
 		}

@@ -37,11 +37,16 @@ func init() {
 		cache := ours.NewCache(storage, ours.CacheOptions{FreshnessWait: 1500 * time.Millisecond})
 		srv := ours.NewServer(storage, cache)
 		var panicked atomic.Pointer[any] // the first panic; later ones add nothing
+		panics := make(chan struct{})    // closed at the first panic
+		note := func(v any) {
+			if panicked.CompareAndSwap(nil, &v) {
+				close(panics)
+			}
+		}
 		h := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 			defer func() {
 				if v := recover(); v != nil {
-					v = scenario.Catch(v)
-					panicked.CompareAndSwap(nil, &v)
+					note(scenario.Catch(v))
 					http.Error(w, fmt.Sprint(v), http.StatusInternalServerError)
 				}
 			}()
@@ -79,6 +84,7 @@ func init() {
 				}
 				return nil
 			},
+			Panics: panics,
 			Compact: func(t testing.TB) {
 				// etcd cancels a watch that is behind the revision it
 				// compacts to. The scenarios compact after the cache's
@@ -142,8 +148,7 @@ func init() {
 						// whole test binary.
 						defer func() {
 							if v := recover(); v != nil {
-								v = scenario.Catch(v)
-								panicked.CompareAndSwap(nil, &v)
+								note(scenario.Catch(v))
 							}
 						}()
 						cache.Run(ctx)

@@ -45,6 +45,10 @@ type target struct {
 	// exercise), so the step re-raises it where the runner can report it;
 	// net/http would only log it and drop the connection.
 	Panicked func() any
+	// Panics is closed at the first such panic: a step waiting on the
+	// server (a handler may wait for a lock the panic left held) gives up
+	// then and raises it. Nil for a server that cannot panic here.
+	Panics <-chan struct{}
 }
 
 // startsLazily are the exercises whose scenarios start the watch cache

@@ -2,6 +2,7 @@ package watchserver_test
 
 import (
 	"bytes"
+	"context"
 	"io"
 	"net/http"
 	"slices"
@@ -62,12 +63,55 @@ func (d *driver) step(t testing.TB, td *datadriven.TestData) string {
 	}
 	d.causes = td.HasArg("causes")
 	out := commands.Run(d, t, td)
+	d.raisePanic()
+	return out
+}
+
+// raisePanic raises the server's panic, if it had one, in the step: the
+// runner reports it there with the exercise's frames.
+func (d *driver) raisePanic() {
 	if d.target.Panicked != nil {
 		if v := d.target.Panicked(); v != nil {
 			panic(v)
 		}
 	}
-	return out
+}
+
+// send sends req and returns the response, or raises the server's panic
+// if it panics before answering: a handler may wait for a lock the panic
+// left held, and the step would wait with it (a double close in the
+// cache's goroutine cost a check two 60 s waits). Closing the body ends
+// the request.
+func (d *driver) send(req *http.Request) *http.Response {
+	ctx, cancel := context.WithCancel(req.Context())
+	sent := make(chan struct{})
+	go func() {
+		select {
+		case <-d.target.Panics: // nil for a server that cannot panic here
+			cancel()
+		case <-sent:
+		}
+	}()
+	resp, err := d.target.HTTP.Do(req.WithContext(ctx))
+	close(sent)
+	if err != nil {
+		cancel()
+		d.raisePanic()
+		d.t.Fatal(err)
+	}
+	resp.Body = cancelOnClose{resp.Body, cancel}
+	return resp
+}
+
+// cancelOnClose is a response body that also ends its request's context.
+type cancelOnClose struct {
+	io.ReadCloser
+	cancel context.CancelFunc
+}
+
+func (b cancelOnClose) Close() error {
+	defer b.cancel()
+	return b.ReadCloser.Close()
 }
 
 func (d *driver) serving() {
@@ -84,10 +128,7 @@ func (d *driver) do(method, url string, body []byte) (int, []byte) {
 	}
 	req.Header.Set("Content-Type", "application/json")
 	req.Header.Set("Accept", "application/json")
-	resp, err := d.target.HTTP.Do(req)
-	if err != nil {
-		d.t.Fatal(err)
-	}
+	resp := d.send(req)
 	defer resp.Body.Close()
 	out, _ := io.ReadAll(resp.Body)
 	return resp.StatusCode, out

@@ -178,10 +178,7 @@ func (d *driver) openHTTPWatch(id, url, accept string, causes bool) string {
 		d.t.Fatal(err)
 	}
 	req.Header.Set("Accept", accept)
-	resp, err := d.target.HTTP.Do(req)
-	if err != nil {
-		d.t.Fatal(err)
-	}
+	resp := d.send(req)
 	ct := resp.Header.Get("Content-Type")
 	if resp.StatusCode != http.StatusOK {
 		body, _ := io.ReadAll(resp.Body)
@@ -286,6 +283,9 @@ func (d *driver) next(w *openWatch, deadline <-chan time.Time) (string, streamSt
 		}
 		return d.describe(r, w), streamEvent
 	case <-deadline:
+		return "", streamQuiet
+	case <-d.target.Panics:
+		d.raisePanic()
 		return "", streamQuiet
 	}
 }

@@ -151,7 +151,7 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	if leaked {
 		// What it means first: the 07 trial met "main bubble goroutine"
 		// as the first words of a report on a send that ignored done.
-		b.WriteString("Leaked:   the test ended while goroutines it started still waited: each should\n" +
+		b.WriteString("Leak:     the test ended while goroutines it started still waited: each should\n" +
 			"          return once what started it stops (a stop channel, ShutDown, a context).\n")
 		b.WriteString("          (testing/synctest's words: \"deadlock: main bubble goroutine has exited\n" +
 			"          but blocked goroutines remain\")\n")

@@ -229,10 +229,25 @@ func (f *F) own() {
 func (f *F) unlockAndWake() {
 	f.lock.Unlock()
 }
+
+func (f *F) twice() {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.lock.Unlock()
+}
+
+func (f *F) letsOthersIn(callback func()) {
+	f.lock.Lock()
+	defer f.lock.Unlock()
+	f.lock.Unlock()
+	callback()
+	f.lock.Lock()
+}
 `)
 	got := releasersIn(src)
-	if len(got) != 1 || got[0].fn != "F.forgets" || got[0].lock != "f.lock" || got[0].line != 10 {
-		t.Errorf("releasers %+v; want F.forgets's f.lock at line 10 only", got)
+	want := []releaser{{fn: "F.forgets", lock: "f.lock", line: 10}, {fn: "F.twice", lock: "f.lock", line: 26, twice: true}}
+	if !slices.Equal(got, want) {
+		t.Errorf("releasers %+v; want %+v: forgets lets its caller's lock go, twice unlocks before its deferred Unlock (the 05 trial's Done)", got, want)
 	}
 }
 

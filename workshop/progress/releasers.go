@@ -23,6 +23,10 @@ type releaser struct {
 	lock string // the unlocked expression: "f.lock"
 	file string // the reference path your file stands in for
 	line int    // of the Unlock call
+	// twice: the function took the lock itself and defers its Unlock,
+	// and this Unlock, not deferred and never followed by a Lock, lets go
+	// of it first: the deferred one finds it free at the return.
+	twice bool
 }
 
 // releasers lists the releasers of your files, read once per check.
@@ -58,6 +62,11 @@ func releasersIn(src []byte) []releaser {
 			released  bool
 			line      int
 			takenBack bool
+			// deferredUnlock: a deferred Unlock is registered; early
+			// is the line of a plain Unlock after it, 0 once a Lock
+			// follows that.
+			deferredUnlock bool
+			early          int
 		}
 		locks := map[string]*state{}
 		var order []string
@@ -73,24 +82,35 @@ func releasersIn(src []byte) []releaser {
 			if !ok {
 				return true
 			}
+			unlock := name == "Unlock" || name == "RUnlock"
 			s := locks[lock]
 			if s == nil {
 				s = &state{}
 				locks[lock] = s
 				order = append(order, lock)
-				if (name == "Unlock" || name == "RUnlock") && !deferred[n] {
+				if unlock && !deferred[n] {
 					s.released, s.line = true, fset.Position(n.Pos()).Line
 				}
 				return true
 			}
-			if s.released && (name == "Lock" || name == "RLock") {
-				s.takenBack = true
+			switch {
+			case unlock && deferred[n]:
+				s.deferredUnlock = true
+			case unlock && s.deferredUnlock:
+				s.early = fset.Position(n.Pos()).Line
+			case !unlock:
+				s.takenBack = s.takenBack || s.released
+				s.early = 0
 			}
 			return true
 		})
 		for _, lock := range order {
-			if s := locks[lock]; s.released && !s.takenBack {
+			s := locks[lock]
+			if s.released && !s.takenBack {
 				out = append(out, releaser{fn: exgen.FuncKey(fn), lock: lock, line: s.line})
+			}
+			if s.early != 0 {
+				out = append(out, releaser{fn: exgen.FuncKey(fn), lock: lock, line: s.early, twice: true})
 			}
 		}
 	}
@@ -111,10 +131,17 @@ func (k *code) unlockedCulprit(b *strings.Builder) (owners []int, culprit string
 			name += fmt.Sprintf(" (exercise %d)", id)
 			owners = append(owners, id)
 		}
+		at := k.s.translate(fmt.Sprintf("%s:%d", r.file, r.line))
+		if r.twice {
+			fmt.Fprintf(b, "          Twice:    %s unlocks %s here, and its deferred\n"+
+				"          Unlock unlocks it again at the return, finding it free: keep one.\n            %s\n",
+				name, r.lock, at)
+			continue
+		}
 		fmt.Fprintf(b, "          Released: %s unlocks %s,\n"+
 			"          which its caller holds, and never takes it back: the caller's own\n"+
 			"          Unlock then finds it free.\n            %s\n",
-			name, r.lock, k.s.translate(fmt.Sprintf("%s:%d", r.file, r.line)))
+			name, r.lock, at)
 	}
 	if len(rs) == 1 && len(owners) == 1 {
 		culprit = rs[0].fn

@@ -134,7 +134,7 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 	fmt.Fprintf(&b, "Stuck:    %s made no progress for %s, so it was stopped.\n", where, quiet)
 	gs := parseDump(dump)
 	keepers, culprit := k.holdersBack(&b, gs)
-	shown, owners := k.waiting(&b, gs)
+	shown, owners := k.waiting(&b, gs, culprit != "")
 	if shown == 0 {
 		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
 			"          code should have done (closed a channel, returned, called back).\n")
@@ -178,7 +178,7 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
 		var keepers []int
 		keepers, culprit = k.holdersBack(&b, gs[1:])
-		_, waiters := k.waiting(&b, gs[1:])
+		_, waiters := k.waiting(&b, gs[1:], culprit != "")
 		owners = append(append(keepers, owners...), waiters...)
 	}
 	return b.String(), owners, culprit
@@ -302,8 +302,11 @@ func dedupe(ids []int) []int {
 
 // waiting writes, for up to four goroutines in your code, where each is
 // and what it waits for; it returns how many it wrote and the exercises
-// of their frames.
-func (k *code) waiting(b *strings.Builder, gs []goroutine) (shown int, owners []int) {
+// of their frames. With the lock's keeper found, only those waiting for a
+// lock are shown: a loop idle in its select is no suspect then (the 05
+// trial read the delaying queue's waitingLoop under a missing Unlock in
+// Add).
+func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (shown int, owners []int) {
 	// Those waiting for a lock first: the others most often wait on them.
 	gs = slices.Clone(gs)
 	slices.SortStableFunc(gs, func(a, b goroutine) int {
@@ -317,7 +320,7 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine) (shown int, owners []
 	})
 	for _, g := range gs {
 		mine := k.yours(g.frames)
-		if len(mine) == 0 || shown == 4 {
+		if len(mine) == 0 || shown == 4 || locksOnly && !isLockWait(g.state) {
 			continue
 		}
 		shown++
@@ -334,7 +337,7 @@ func (k *code) leaked(leak string) (string, []int) {
 		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
 	gs := parseDump(leak)
 	keepers, _ := k.lockCulprit(&b, gs)
-	_, owners := k.waiting(&b, gs)
+	_, owners := k.waiting(&b, gs, false)
 	return b.String(), append(keepers, owners...)
 }
 

@@ -165,8 +165,14 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 		} else {
 			n, ok = x.next()
 		}
-		if ok {
+		switch {
+		case ok:
 			r.next(fmt.Sprintf("Then go on with exercise %d:", n.ID), r.checkCmd(x.c, n.ID))
+		case x.res.Only > 0:
+			// Each exercise passed its own checks; the whole chapter's
+			// run judges them together (the 03 trial was left at the
+			// solution of its last one).
+			r.next("Every exercise has passed its own checks. Then check the whole chapter:", r.cmd("check", x.c.Number()))
 		}
 		return nil
 	case progress.Fail:

@@ -15,6 +15,7 @@ type divergence struct {
 	step       int
 	pos        string // file:line of the step
 	cmd, input string
+	before     []string // the commands of the steps just before it, oldest first
 	comment    string
 	want, got  string
 	panicked   *stepPanic
@@ -68,6 +69,13 @@ func writeStep(b *strings.Builder, rel, impl string, f *File, d *divergence) {
 	fmt.Fprintf(b, "\n%s: step %d %s (implementation: %s)\n", rel, d.step, what, impl)
 	if f.Story != "" {
 		fmt.Fprintf(b, "  Scenario: %s\n", wrap(f.Story, "            "))
+	}
+	for i, cmd := range d.before {
+		label := ""
+		if i == 0 {
+			label = "After:"
+		}
+		fmt.Fprintf(b, "  %-10s%d %s\n", label, d.step-len(d.before)+i, firstLine(cmd))
 	}
 	// The label is padded like the others, so a two-digit step lines up.
 	fmt.Fprintf(b, "  %-10s%s\n", fmt.Sprintf("Step %d:", d.step), d.cmd)
@@ -188,4 +196,10 @@ func wrap(text, prefix string) string {
 	}
 	lines = append(lines, line)
 	return strings.Join(lines, "\n"+prefix)
+}
+
+// firstLine is a command's first line: a step's input is not repeated.
+func firstLine(cmd string) string {
+	line, _, _ := strings.Cut(cmd, "\n")
+	return line
 }

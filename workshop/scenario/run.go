@@ -129,11 +129,13 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 	rewrite := rewriting()
 	var failure *divergence
 	step := 0
+	var before []string // the commands of the steps played so far
 	datadriven.RunTest(t, f.Path, func(t *testing.T, d *datadriven.TestData) string {
 		step++
 		if failure != nil {
 			return d.Expected // already failed: leave the rest untouched
 		}
+		defer func() { before = append(before, d.FullCmd()) }()
 		if opts.Bubble {
 			defer watchStuck(d)()
 		}
@@ -145,7 +147,7 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 			return got
 		}
 		if panicked != nil || got != d.Expected {
-			failure = &divergence{step: step, pos: d.Pos, cmd: d.FullCmd(), input: d.Input,
+			failure = &divergence{step: step, pos: d.Pos, cmd: d.FullCmd(), input: d.Input, before: lastOf(before, stepsBefore),
 				comment: f.stepComment(d.Pos), want: d.Expected, got: got, panicked: panicked}
 		}
 		return d.Expected
@@ -153,6 +155,16 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 	if failure != nil {
 		t.Fatal(report(chapter, impl, opts.RecordedFrom, f, failure))
 	}
+}
+
+// stepsBefore is how many of the steps before a failing one its report
+// shows: a "when a" that waits too long reads differently after a
+// "forget a" (the 05 trial opened the file to find it).
+const stepsBefore = 3
+
+// lastOf is the last n of list, or all of it.
+func lastOf(list []string, n int) []string {
+	return list[max(0, len(list)-n):]
 }
 
 // stuckAfter is how much fake time a step may take in a bubble. Fake time

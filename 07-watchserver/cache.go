@@ -582,17 +582,14 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	//   apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested,
 	//   oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never
 	//   a 410). waitFresh waits FreshnessWait whatever the watch's timeout, then returns
-	//   tooLargeResourceVersion: apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version:
-	//   %d, current: %d", requested, current), 1) with one cause,
-	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
+	//   tooLargeResourceVersion (exercise 2's).
 	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the
 	//   oldest event's RV; the 410 is for requested < oldest-1, with message
 	//   tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no
 	//   event slips between the replay and the live stream; its result channel is as deep as its
 	//   input (the WatchServer flushes once it is empty). It also covers Watch (parse the
 	//   version, default sendInitialEvents, consistent start via CurrentRevision and waitFresh),
-	//   waitFresh, registerLocked, newErrorWatcher, tooOldResourceVersion and
-	//   tooLargeResourceVersion.
+	//   waitFresh, registerLocked, newErrorWatcher and tooOldResourceVersion.
 	deadline := time.NewTimer(c.opts.FreshnessWait)
 	defer deadline.Stop()
 	poll := time.NewTicker(100 * time.Millisecond)
@@ -622,11 +619,11 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 // cause that tells a client (and kube-apiserver's own delegator) this
 // timeout from any other.
 func tooLargeResourceVersion(requested, current int64) error {
-	// exercise:begin 8
+	// exercise:begin 2
 	err := apierrors.NewTimeoutError(fmt.Sprintf("Too large resource version: %d, current: %d", requested, current), 1)
 	err.ErrStatus.Details.Causes = []metav1.StatusCause{{Type: metav1.CauseTypeResourceVersionTooLarge, Message: "Too large resource version"}}
 	return err
-	// exercise:end 8
+	// exercise:end 2
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of

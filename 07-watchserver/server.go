@@ -188,7 +188,11 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	//   when using continue"; a resourceVersion that is no number is fmt.Sprintf("invalid resource
 	//   version: resourceVersion: Invalid value: %q: %v", rv, err); Exact, or limit with no match,
 	//   at a version > 0 sets page.Revision. A bad limit, fmt.Sprintf("limit: %q is not a number",
-	//   v).
+	//   v). A LIST at a version > 0 first waits (awaitRevision) until CurrentRevision, a count-only
+	//   Get of the prefix, reaches it, polling every 100ms for FreshnessWait at most, then returns
+	//   tooLargeResourceVersion(rv, have): apierrors.NewTimeoutError(fmt.Sprintf("Too large
+	//   resource version: %d, current: %d", requested, current), 1) with one cause,
+	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
 	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has
 	//   been modified; please apply your changes to the latest version and try again")). Keep uid
 	//   and creationTimestamp from the stored object, and skip the write (same resourceVersion, no
@@ -456,6 +460,10 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 			writeError(w, r, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %v", rv, err)))
 			return
 		}
+		if err := s.awaitRevision(r.Context(), int64(n)); err != nil {
+			writeError(w, r, err)
+			return
+		}
 		exact := rvMatch == string(metav1.ResourceVersionMatchExact)
 		if n > 0 && (exact || rvMatch == "" && page.Limit > 0) {
 			page.Revision = int64(n)
@@ -476,5 +484,35 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 		return
 	}
 	writeObject(w, r, http.StatusOK, list)
+	// exercise:end 2
+}
+
+// awaitRevision waits, as a LIST at a resourceVersion does in
+// kube-apiserver, until etcd has reached revision rv: at most the cache's
+// FreshnessWait, then a 504 "Too large resource version" with the
+// revision it had. kube-apiserver waits for its watch cache; here etcd
+// answers, so a LIST needs no running cache (the cache trails etcd by
+// moments, and a version a client has seen is one etcd has).
+func (s *Server) awaitRevision(ctx context.Context, rv int64) error {
+	// exercise:begin 2
+	wait := 3 * time.Second // kube-apiserver's, when there is no cache to ask
+	if s.Cache != nil {
+		wait = s.Cache.opts.FreshnessWait
+	}
+	deadline := time.Now().Add(wait)
+	for {
+		have, err := s.Storage.CurrentRevision(ctx)
+		if err != nil || have >= rv {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return tooLargeResourceVersion(rv, have)
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(100 * time.Millisecond):
+		}
+	}
 	// exercise:end 2
 }

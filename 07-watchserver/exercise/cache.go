@@ -514,8 +514,8 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 // cause that tells a client (and kube-apiserver's own delegator) this
 // timeout from any other.
 func tooLargeResourceVersion(requested, current int64) error {
-	// Exercise 8: tooLargeResourceVersion is the 504 for a version the cache has not reached in time.
-	panic(todo.Exercise("07-watchserver", 8, "tooLargeResourceVersion"))
+	// Exercise 2: tooLargeResourceVersion is the 504 for a version the cache has not reached in time.
+	panic(todo.Exercise("07-watchserver", 2, "tooLargeResourceVersion"))
 }
 
 // List answers a LIST at resourceVersion=0 from memory: every object of

@@ -312,7 +312,58 @@ func (k *code) lockCulprit(b *strings.Builder, gs []goroutine) (owners []int, cu
 		return owners, culprit
 	}
 	twice, culprit := k.takenTwice(b, gs)
-	return append(owners, twice...), culprit
+	if culprit != "" {
+		return append(owners, twice...), culprit
+	}
+	across, culprit := k.heldAcross(b, gs)
+	return append(append(owners, twice...), across...), culprit
+}
+
+// heldAcross says, for a goroutine of yours that waits for a lock, which
+// function of yours makes another goroutine wait on something else (a
+// channel, a callback, a WaitGroup) while that lock is held: everyone
+// waiting for the lock waits for that call (the 02 trial's PopBatch held
+// f.lock across the batch's callback, and the report sent the learner
+// looking for a missing Unlock). The function named is the innermost of
+// yours in the holding goroutine, the one that made the call: it, or a
+// caller of it, took the lock (a ...Locked function's caller did).
+func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, culprit string) {
+	for _, w := range gs {
+		if !isLockWait(w.state) {
+			continue
+		}
+		mine := k.yours(w.frames)
+		if len(mine) == 0 {
+			continue
+		}
+		want := fields(k.lockTakenAt(mine[0]))
+		if want == "" {
+			continue
+		}
+		for _, h := range gs {
+			state := strings.TrimSuffix(h.state, " (durable)")
+			if isLockWait(h.state) || strings.HasPrefix(state, "sync.Cond.Wait") || state == "running" || state == "runnable" {
+				continue // a Cond's Wait lets the lock go; a running goroutine waits for nothing
+			}
+			theirs := k.yours(h.frames)
+			for _, f := range theirs {
+				lock := k.heldAt(f)
+				if fields(lock) != want {
+					continue
+				}
+				caller := theirs[0]
+				fmt.Fprintf(b, "          Held:     %s waits (%s) while %s is held,\n"+
+					"            taken in %s: whoever waits for the lock waits for\n"+
+					"            that call. Let the lock go before a call that may block.\n            %s\n",
+					k.function(caller), state, lock, k.function(f), k.path(caller))
+				if id := k.owner(caller); id != 0 {
+					return []int{id}, funcKey(caller.fn, k.pkg)
+				}
+				return nil, ""
+			}
+		}
+	}
+	return nil, ""
 }
 
 // hangsLike returns runTests' hangs: given a stuck test's dump, the checks

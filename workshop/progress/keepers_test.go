@@ -301,3 +301,43 @@ func (p *sharedProcessor) distribute() {
 		t.Errorf("lacks %q:\n%s", want, b.String())
 	}
 }
+
+// A goroutine that waits in a callback while its caller of yours holds
+// the lock another goroutine waits for: the caller is named (the 02
+// trial's PopBatch held f.lock across the batch's callback).
+func TestHeldAcrossACallThatBlocks(t *testing.T) {
+	k := testCode()
+	k.funcs["ThreadSafeStore.Batch"] = 4
+	src := make([]string, 40)
+	src[0] = "package indexer"
+	src[9] = "func (s *ThreadSafeStore) Update(key string, obj any) {"
+	src[10] = "\ts.mu.Lock()" // line 11
+	src[11] = "\tdefer s.mu.Unlock()"
+	src[12] = "}"
+	src[19] = "func (s *ThreadSafeStore) Batch(f func()) {"
+	src[20] = "\ts.mu.Lock()"
+	src[21] = "\tdefer s.mu.Unlock()"
+	src[22] = "\tf()" // line 23
+	src[23] = "}"
+	k.s.files = map[string][]byte{"store.go": []byte(strings.Join(src, "\n"))}
+	dump := `goroutine 7 [sync.Mutex.Lock]:
+sync.runtime_SemacquireMutex(0x0?, 0x0?, 0x0?)
+	/usr/local/go/src/runtime/sema.go:95 +0x25
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00, {0x8c3a5e, 0x4})
+	/w/03-indexer/store.go:11 +0x4e
+
+goroutine 8 [chan receive]:
+example.com/walkthrough/03-indexer_test.TestX.func1()
+	/w/03-indexer/x_test.go:20 +0x9a
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Batch(0xc0000a0e00, 0x0)
+	/w/03-indexer/store.go:23 +0x4e
+`
+	var b strings.Builder
+	owners, culprit := k.lockCulprit(&b, parseDump(dump))
+	if culprit != "ThreadSafeStore.Batch" || !slices.Equal(owners, []int{4}) {
+		t.Errorf("culprit %q, owners %v; want ThreadSafeStore.Batch, [4]:\n%s", culprit, owners, b.String())
+	}
+	if want := "Held:     ThreadSafeStore.Batch (exercise 4) waits (chan receive) while s.mu is held"; !strings.Contains(b.String(), want) {
+		t.Errorf("report lacks %q:\n%s", want, b.String())
+	}
+}

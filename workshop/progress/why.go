@@ -136,8 +136,12 @@ func (k *code) stuck(test, output, dump string, quiet string) (text string, owne
 	keepers, culprit := k.holdersBack(&b, gs)
 	shown, owners := k.waiting(&b, gs, culprit != "")
 	if shown == 0 {
-		b.WriteString("          None of its goroutines was in your code: it waited for something your\n" +
-			"          code should have done (closed a channel, returned, called back).\n")
+		// A goroutine running on another thread when the binary stopped
+		// has no stack in the dump: the 01 trial's pager, looping on
+		// the same page, read as "nothing of yours".
+		b.WriteString("          No goroutine was seen waiting in your code: it waited for something\n" +
+			"          your code should have done (closed a channel, returned, called back), or\n" +
+			"          a loop of yours never ended (a running goroutine's stack cannot be read).\n")
 	}
 	return b.String(), append(keepers, owners...), culprit
 }
@@ -175,7 +179,7 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 		released, culprit = k.unlockedCulprit(&b)
 		owners = append(released, owners...)
 	}
-	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") {
+	if strings.Contains(crash, "deadlock") || strings.Contains(crash, "all goroutines are asleep") || strings.Contains(crash, "stopping what it started") {
 		var keepers []int
 		keepers, culprit = k.holdersBack(&b, gs[1:])
 		_, waiters := k.waiting(&b, gs[1:], culprit != "")

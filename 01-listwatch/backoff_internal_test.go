@@ -23,6 +23,18 @@ func TestBackoffWindows(t *testing.T) {
 		if d := b.next(); d >= 1600*time.Millisecond {
 			t.Errorf("two minutes after the last reset: %v, want the first window again", d)
 		}
+		// Each wait is stretched by a random fraction of itself: many
+		// clients failing together must not retry together (trial N's
+		// backoff without jitter passed every other check).
+		firsts := map[time.Duration]bool{}
+		for range 20 {
+			firsts[newBackoff(nil).next()] = true
+		}
+		for d := range firsts {
+			if len(firsts) < 2 {
+				t.Errorf("20 new backoffs all waited %v first: each wait is its base plus a random fraction of it (up to 100%%), to spread the retries of clients that failed together", d)
+			}
+		}
 		for range 100 {
 			if s := *watchTimeout(); s < 300 || s >= 600 {
 				t.Fatalf("watch timeout %ds outside [300, 600)", s)

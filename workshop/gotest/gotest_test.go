@@ -148,24 +148,10 @@ func TestBuildErrorsNameTheFileStoodInFor(t *testing.T) {
 // when a test ends) stops the binary after the test's --- FAIL line; the
 // result still says which test it came from.
 func TestRepanickedNamesTheTest(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"go.mod": "module p\n\ngo 1.25\n",
-		"p_test.go": "package p\n\nimport (\n\t\"testing\"\n\t\"testing/synctest\"\n)\n\n" +
-			"func TestFirst(t *testing.T) {}\n\n" +
-			"func TestLeaves(t *testing.T) {\n\tsynctest.Test(t, func(t *testing.T) {\n\t\tgo func() { select {} }()\n\t})\n}\n\n" +
-			"func TestSub(t *testing.T) {\n\tt.Run(\"inner\", TestLeaves)\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	bin, out, err := BuildAt("", dir, nil)
-	if err != nil || bin == nil {
-		t.Fatalf("build: %v %s", err, out)
-	}
-	defer bin.Remove()
+	bin := buildTests(t, "package p\n\nimport (\n\t\"testing\"\n\t\"testing/synctest\"\n)\n\n"+
+		"func TestFirst(t *testing.T) {}\n\n"+
+		"func TestLeaves(t *testing.T) {\n\tsynctest.Test(t, func(t *testing.T) {\n\t\tgo func() { select {} }()\n\t})\n}\n\n"+
+		"func TestSub(t *testing.T) {\n\tt.Run(\"inner\", TestLeaves)\n}\n")
 	for run, want := range map[string]string{"TestFirst|TestLeaves": "TestLeaves", "TestSub": "TestSub/inner"} {
 		res, err := bin.Run(nil, time.Minute, time.Minute, "-run", run)
 		if err != nil {
@@ -182,23 +168,9 @@ func TestRepanickedNamesTheTest(t *testing.T) {
 // server that will never answer), is stopped as stuck once the quiet
 // period passes; a test that prints new lines is not.
 func TestRetryLogIsNoProgress(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range map[string]string{
-		"go.mod": "module p\n\ngo 1.25\n",
-		"p_test.go": "package p\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n" +
-			"func TestRetries(t *testing.T) {\n\tfor i := 0; ; i++ {\n\t\tfmt.Printf(\"retry %d: connection refused\\n\", i)\n\t\ttime.Sleep(50 * time.Millisecond)\n\t}\n}\n\n" +
-			"func TestSteps(t *testing.T) {\n\tfor _, s := range []string{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\"} {\n\t\tfmt.Printf(\"step %s\\n\", s)\n\t\ttime.Sleep(200 * time.Millisecond)\n\t}\n}\n",
-	} {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	bin, out, err := BuildAt("", dir, nil)
-	if err != nil || bin == nil {
-		t.Fatalf("build: %v %s", err, out)
-	}
-	defer bin.Remove()
+	bin := buildTests(t, "package p\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n"+
+		"func TestRetries(t *testing.T) {\n\tfor i := 0; ; i++ {\n\t\tfmt.Printf(\"retry %d: connection refused\\n\", i)\n\t\ttime.Sleep(50 * time.Millisecond)\n\t}\n}\n\n"+
+		"func TestSteps(t *testing.T) {\n\tfor _, s := range []string{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\"} {\n\t\tfmt.Printf(\"step %s\\n\", s)\n\t\ttime.Sleep(200 * time.Millisecond)\n\t}\n}\n")
 	res, err := bin.Run(nil, time.Second, 0, "-run", "TestRetries")
 	if err != nil {
 		t.Fatal(err)
@@ -213,4 +185,23 @@ func TestRetryLogIsNoProgress(t *testing.T) {
 	if len(res.Stuck) > 0 || !res.Passed["TestSteps"] {
 		t.Errorf("a test printing a new line every 200ms within a 1s quiet period: stuck %q, passed %v", res.Stuck, res.Passed["TestSteps"])
 	}
+}
+
+// buildTests builds a module of its own, module p, holding p_test.go
+// with this text, and returns its test binary, removed when the test ends.
+func buildTests(t *testing.T, testFile string) *Binary {
+	t.Helper()
+	dir := t.TempDir()
+	for name, text := range map[string]string{"go.mod": "module p\n\ngo 1.25\n", "p_test.go": testFile} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	t.Setenv("GOWORK", "off")
+	bin, out, err := BuildAt("", dir, nil)
+	if err != nil || bin == nil {
+		t.Fatalf("build: %v %s", err, out)
+	}
+	t.Cleanup(func() { bin.Remove() })
+	return bin
 }

@@ -155,6 +155,13 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 	switch e.Status {
 	case progress.Pass:
 		r.next(fmt.Sprintf("Exercise %d passes. Next: compare yours with the reference:", e.ID), r.cmd("solution", x.c.Number(), fmt.Sprint(e.ID)))
+		if others := x.failingOthers(e.ID); x.res.Only > 0 && len(others) > 0 {
+			// check NN N runs only exercise N's checks, yet they run
+			// other exercises' code too: say what they found there
+			// (the 01 trial learned of two failures a check later).
+			r.next(fmt.Sprintf("Its checks also failed in your code of exercise%s %s; to see why:",
+				map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others)), r.checkCmd(x.c, others[0]))
+		}
 		var n progress.Exercise
 		var ok bool
 		if x.res.Only > 0 {

@@ -261,12 +261,20 @@ func blockerName(x *result, e progress.Exercise) string {
 // the first with its path, the others beside it ("03-indexer/exercise/
 // indexer.go, store.go"), so a failure in any of them points at its file.
 func (x *result) filesOf(e progress.Exercise) string {
-	first := exerciseFile(x.c, e.Exercise)
-	names := []string{first}
-	for _, f := range x.files[e.ID] {
-		if name := filepath.Base(f); name != filepath.Base(first) {
-			names = append(names, name)
+	return joinFiles(x.c, append(append([]string{e.File}, e.Files...), x.files[e.ID]...))
+}
+
+// failingOthers is the exercises other than id that failed with a report
+// in this run, in order.
+func (x *result) failingOthers(id int) []int {
+	var ids []int
+	if x.res == nil {
+		return nil
+	}
+	for _, f := range x.res.Exercises {
+		if f.ID != id && hasReport(f) {
+			ids = append(ids, f.ID)
 		}
 	}
-	return strings.Join(names, ", ")
+	return ids
 }

@@ -31,6 +31,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -271,7 +273,25 @@ func (r *Runner) sayProgress(c chapters.Chapter) func(string) {
 
 // exerciseFile is where you edit an exercise, relative to the root.
 func exerciseFile(c chapters.Chapter, ex exgen.Exercise) string {
-	return c.Name + "/" + exgen.ExerciseDir + "/" + ex.File
+	return joinFiles(c, append([]string{ex.File}, ex.Files...))
+}
+
+// joinFiles names files of a chapter's exercise copy, the first with its
+// path, the others beside it, each once: "01-listwatch/exercise/frames.go,
+// objects.go" (the 01 trial was sent to frames.go alone for an exercise
+// with four of its five functions in objects.go).
+func joinFiles(c chapters.Chapter, files []string) string {
+	var names []string
+	for _, f := range files {
+		if name := filepath.Base(f); !slices.Contains(names, name) {
+			names = append(names, name)
+		}
+	}
+	if len(names) == 0 {
+		return ""
+	}
+	names[0] = c.Name + "/" + exgen.ExerciseDir + "/" + names[0]
+	return strings.Join(names, ", ")
 }
 
 // cmd is a runner command line for you to type: Cmd, then the words,

@@ -326,3 +326,24 @@ func onlyExercise3Written(t *testing.T) string {
 	}
 	return root
 }
+
+// check NN N that passes still says what its checks found in the code of
+// other exercises (the 01 trial learned of two failures a check later),
+// and an exercise's location names every file it spans (exercise 1 of
+// 01 has four of its five functions outside its first file).
+func TestPassSaysWhatElseFailed(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	c := chapters.Chapter{Name: "01-listwatch", Dir: "01-listwatch"}
+	x := &result{c: c, res: &progress.Chapter{Only: 6, Exercises: []progress.Exercise{
+		{Exercise: exgen.Exercise{ID: 2}, Status: progress.Fail, Report: "TestFrameDecoderOnBadInput failed"},
+		{Exercise: exgen.Exercise{ID: 6}, Status: progress.Pass},
+		{Exercise: exgen.Exercise{ID: 14}, Status: progress.Fail, Report: "TestX failed"},
+	}}}
+	r.explain(x, x.res.Exercises[1])
+	got := strings.Join(strings.Fields(out.String()), " ")
+	contains(t, "check 01 6", got, "Exercise 6 passes", "Its checks also failed in your code of exercises 2 and 14; to see why:", "check 01 2")
+	if f := exerciseFile(c, exgen.Exercise{File: "frames.go", Files: []string{"frames.go", "objects.go"}}); f != "01-listwatch/exercise/frames.go, objects.go" {
+		t.Errorf("exercise 1's files: %q", f)
+	}
+}

@@ -653,7 +653,7 @@ func TestMineOnALaterChapter(t *testing.T) {
 		t.Errorf("04 --mine with your 03 unfinished: %v\n%s", err, out.String())
 	}
 	got := out.take()
-	contains(t, "04 --mine, your 03 unfinished", got, "Reference: 03-indexer (0 of 6 exercises pass)", "1 of 1 exercises pass")
+	contains(t, "04 --mine, your 03 untouched", got, "Reference: 03-indexer (not started)", "1 of 1 exercises pass")
 	if strings.Contains(got, "Yours:") {
 		t.Errorf("04 --mine calls an unfinished 03 yours:\n%s", got)
 	}

@@ -47,7 +47,7 @@ func FuzzFrameDecoder(f *testing.F) {
 		got := readAll(impls[scenario.Reference].NewFrameDecoder(bytes.NewReader(stream)))
 		want := readAll(impls[scenario.ClientGo].NewFrameDecoder(bytes.NewReader(stream)))
 		if diff := cmp.Diff(want, got); diff != "" {
-			t.Fatalf("stream %q: the decoders differ (-client-go +reference):\n%s", stream, diff)
+			t.Fatalf("stream %q: the decoders differ (-client-go +%s):\n%s", stream, scenario.Ours(), diff)
 		}
 	})
 }

@@ -55,7 +55,7 @@ func fuzzFIFO(t *testing.T, kind string, ops []byte) {
 			op := fuzzOp{code: ops[i], key: ops[i+1], variant: ops[i+2], step: i/3 + 1}
 			got, want := ours.apply(op), theirs.apply(op)
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("%s (mode %d): after %s the reference and client-go differ (-client-go +reference):\n%s", kind, mode, op, diff)
+				t.Fatalf("%s (mode %d): after %s, %s and client-go differ (-client-go +%[4]s):\n%s", kind, mode, op, scenario.Ours(), diff)
 			}
 		}
 	})

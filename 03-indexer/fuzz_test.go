@@ -26,7 +26,7 @@ func FuzzIndexer(f *testing.F) {
 			op := fuzzOp{code: ops[i], key: ops[i+1], variant: ops[i+2], step: i/3 + 1}
 			got, want := ours.apply(op), theirs.apply(op)
 			if diff := cmp.Diff(want, got); diff != "" {
-				t.Fatalf("after %s the reference and client-go differ (-client-go +reference):\n%s", op, diff)
+				t.Fatalf("after %s, %s and client-go differ (-client-go +%[2]s):\n%s", op, scenario.Ours(), diff)
 			}
 		}
 	})

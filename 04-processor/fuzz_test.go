@@ -34,7 +34,7 @@ func FuzzInformer(f *testing.F) {
 		got := fuzzStory(t, impls[scenario.Reference], ops)
 		for i := range min(len(want), len(got)) {
 			if diff := cmp.Diff(want[i], got[i]); diff != "" {
-				t.Fatalf("after step %d the reference and client-go differ (-client-go +reference):\n%s", i, diff)
+				t.Fatalf("after step %d, %s and client-go differ (-client-go +%[2]s):\n%s", i, scenario.Ours(), diff)
 			}
 		}
 		if len(want) != len(got) {

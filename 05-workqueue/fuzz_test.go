@@ -44,7 +44,7 @@ func FuzzWorkqueue(f *testing.F) {
 				got += "\n" + ours.state()
 				want += "\n" + theirs.state()
 				if diff := cmp.Diff(want, got); diff != "" {
-					t.Fatalf("after %s the reference and client-go differ (-client-go +reference):\n%s", op, diff)
+					t.Fatalf("after %s, %s and client-go differ (-client-go +%[2]s):\n%s", op, scenario.Ours(), diff)
 				}
 			}
 		})

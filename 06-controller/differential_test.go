@@ -49,10 +49,10 @@ func TestDifferential(t *testing.T) {
 			}
 			want, got := results[scenario.ClientGo], results[scenario.Reference]
 			if diff := cmp.Diff(want.steps, got.steps); diff != "" {
-				t.Errorf("steps differ (-client-go +reference):\n%s", diff)
+				t.Errorf("steps differ (-client-go +%s):\n%s", scenario.Ours(), diff)
 			}
 			if diff := cmp.Diff(want.rollouts, got.rollouts); diff != "" {
-				t.Errorf("final Rollouts differ (-client-go +reference):\n%s", diff)
+				t.Errorf("final Rollouts differ (-client-go +%s):\n%s", scenario.Ours(), diff)
 			}
 			if diff := cmp.Diff(want.deployments, got.deployments); diff != "" {
 				t.Errorf("final Deployments differ (-client-go +reference):\n%s", diff)

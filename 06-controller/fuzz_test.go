@@ -88,10 +88,10 @@ func FuzzControllers(f *testing.F) {
 		}
 		want, got := finals[scenario.ClientGo], finals[scenario.Reference]
 		if diff := cmp.Diff(want.rollouts, got.rollouts); diff != "" {
-			t.Errorf("final Rollouts differ (-client-go +reference):\n%s", diff)
+			t.Errorf("final Rollouts differ (-client-go +%s):\n%s", scenario.Ours(), diff)
 		}
 		if diff := cmp.Diff(want.deployments, got.deployments); diff != "" {
-			t.Errorf("final Deployments differ (-client-go +reference):\n%s", diff)
+			t.Errorf("final Deployments differ (-client-go +%s):\n%s", scenario.Ours(), diff)
 		}
 	})
 }

@@ -58,6 +58,16 @@ const StandInTag = "walkthrough_standin"
 // reference in this test binary (EnvStandIn).
 func OnYourCopy() bool { return os.Getenv(EnvStandIn) == "1" }
 
+// Ours names the chapter's own implementation in a test's message:
+// "your copy" when the runner stands it in for the reference, else
+// "reference" (the 01 trial read "+reference" over a diff of its code).
+func Ours() string {
+	if OnYourCopy() {
+		return "your copy"
+	}
+	return Reference
+}
+
 var implFlag = flag.String("impl", "", "implementation to test: reference, exercise or client-go (default $"+EnvImpl+", else reference)")
 
 // Selected is the implementation this test run is about: the -impl flag,

@@ -460,13 +460,14 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 			writeError(w, r, apierrors.NewBadRequest(fmt.Sprintf("invalid resource version: resourceVersion: Invalid value: %q: %v", rv, err)))
 			return
 		}
-		if err := s.awaitRevision(r.Context(), int64(n)); err != nil {
-			writeError(w, r, err)
-			return
-		}
-		exact := rvMatch == string(metav1.ResourceVersionMatchExact)
-		if n > 0 && (exact || rvMatch == "" && page.Limit > 0) {
-			page.Revision = int64(n)
+		if n > 0 {
+			if err := s.awaitRevision(r.Context(), int64(n)); err != nil {
+				writeError(w, r, err)
+				return
+			}
+			if rvMatch == string(metav1.ResourceVersionMatchExact) || rvMatch == "" && page.Limit > 0 {
+				page.Revision = int64(n)
+			}
 		}
 	}
 	var list *corev1.ConfigMapList
@@ -495,11 +496,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 // moments, and a version a client has seen is one etcd has).
 func (s *Server) awaitRevision(ctx context.Context, rv int64) error {
 	// exercise:begin 2
-	wait := 3 * time.Second // kube-apiserver's, when there is no cache to ask
-	if s.Cache != nil {
-		wait = s.Cache.opts.FreshnessWait
-	}
-	deadline := time.Now().Add(wait)
+	deadline := time.Now().Add(s.Cache.opts.FreshnessWait)
 	for {
 		have, err := s.Storage.CurrentRevision(ctx)
 		if err != nil || have >= rv {

@@ -159,8 +159,7 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			// check NN N runs only exercise N's checks, yet they run
 			// other exercises' code too: say what they found there
 			// (the 01 trial learned of two failures a check later).
-			r.next(fmt.Sprintf("Its checks also failed in your code of exercise%s %s; to see why:",
-				map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others)), r.checkCmd(x.c, others[0]))
+			r.next(fmt.Sprintf("Its checks also failed in your code of %s; to see why:", exercisesNamed(others)), r.checkCmd(x.c, others[0]))
 		}
 		var n progress.Exercise
 		var ok bool
@@ -262,8 +261,7 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		where += fmt.Sprintf(". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed %d runs out of %d.", e.SwapRuns, e.SwapRuns)
 	}
 	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
-		where += fmt.Sprintf(". This check also runs your code of exercise%s %s, which may be where it diverges.",
-			map[bool]string{true: "s", false: ""}[len(others) > 1], andList(others))
+		where += fmt.Sprintf(". This check also runs your code of %s, which may be where it diverges.", exercisesNamed(others))
 	}
 	r.say("  Blame:    ", where)
 	if what := funcLine(x.c, e); what != "" {

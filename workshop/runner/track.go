@@ -39,8 +39,7 @@ func (r *Runner) Deep(chapter string) error {
 	if todo := stillStubs(c, gen, exerciseIDs(others(c, deep))); len(todo) > 0 {
 		// Trial J took "your other exercises stay as they are" on a
 		// fresh clone for "the core ones are written".
-		r.say("", fmt.Sprintf("Still stubs in your copy, to write as well: exercise%s %s. The deep track is every exercise of the chapter.",
-			map[bool]string{true: "s", false: ""}[len(todo) > 1], andList(todo)))
+		r.say("", fmt.Sprintf("Still stubs in your copy, to write as well: %s. The deep track is every exercise of the chapter.", exercisesNamed(todo)))
 	}
 	if LoadState(r.Root).Tracks[c.Name] == TrackCore {
 		// Trial G: core then deep asked for the code the core copy had

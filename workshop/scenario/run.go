@@ -126,23 +126,24 @@ func quietErrorHandlers(t *testing.T) {
 // differences would only repeat the first one.
 func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB, *File) Driver, opts Options) {
 	if opts.Bubble {
-		// Registered first, so it runs after every cleanup the driver
-		// registers: the end of the teardown the watch below bounds.
-		tornDown := make(chan struct{})
-		t.Cleanup(func() { close(tornDown) })
-		defer func() { t.Cleanup(func() { watchTeardown(f, tornDown) }) }()
+		// The watch starts in the cleanup registered last, so before the
+		// driver's own, and ends in the one registered first, after them:
+		// it bounds the whole teardown.
+		stop := func() {}
+		t.Cleanup(func() { stop() })
+		defer func() { t.Cleanup(func() { stop = watchTeardown(f) }) }()
 	}
 	driver := start(t, f)
 	rewrite := rewriting()
 	var failure *divergence
 	step := 0
-	var before []string // the commands of the steps played so far
+	var before []string // the commands of the last stepsBefore steps played
 	datadriven.RunTest(t, f.Path, func(t *testing.T, d *datadriven.TestData) string {
 		step++
 		if failure != nil {
 			return d.Expected // already failed: leave the rest untouched
 		}
-		defer func() { before = append(before, d.FullCmd()) }()
+		defer func() { before = lastOf(append(before, d.FullCmd()), stepsBefore) }()
 		if opts.Bubble {
 			defer watchStuck(d)()
 		}
@@ -154,7 +155,7 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 			return got
 		}
 		if panicked != nil || got != d.Expected {
-			failure = &divergence{step: step, pos: d.Pos, cmd: d.FullCmd(), input: d.Input, before: lastOf(before, stepsBefore),
+			failure = &divergence{step: step, pos: d.Pos, cmd: d.FullCmd(), input: d.Input, before: before,
 				comment: f.stepComment(d.Pos), want: d.Expected, got: got, panicked: panicked}
 		}
 		return d.Expected
@@ -187,33 +188,33 @@ const stuckAfter = 24 * time.Hour
 // A panic on another goroutine is the only way out of a stuck step; the
 // runner reports the binary's stop against this scenario.
 func watchStuck(d *datadriven.TestData) (stop func()) {
+	return panicAfterStuck(fmt.Sprintf("scenario step %s (%s) is stuck: after %s of fake time its goroutines were still waiting, for each other (a deadlock: a channel nobody reads, a lock never released) or only for the timers of a loop that never ends",
+		filepath.Base(d.Pos), d.Cmd, stuckAfter))
+}
+
+// watchTeardown is watchStuck for what comes after the last step:
+// stopping what the scenario started. A loop that ignores its cancelled
+// context (a Reflector's Run that goes on listing after the test stopped
+// it) keeps the bubble's clock running after the last step: the 01 trial
+// waited 15 s, then 5 s for each of 20 scenarios, on a binary that
+// printed nothing.
+func watchTeardown(f *File) (stop func()) {
+	return panicAfterStuck(fmt.Sprintf("%s: the scenario's steps are over, and stopping what it started (cancelling its context, closing its stop channel) did not finish in %s of fake time: a goroutine of yours goes on, a loop that does not return once it is told to stop",
+		filepath.Base(f.Path), stuckAfter))
+}
+
+// panicAfterStuck panics with message, on a goroutine of its own, unless
+// the returned function is called within stuckAfter of the bubble's time.
+func panicAfterStuck(message string) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		select {
 		case <-done:
 		case <-time.After(stuckAfter):
-			panic(fmt.Sprintf("scenario step %s (%s) is stuck: after %s of fake time its goroutines were still waiting, for each other (a deadlock: a channel nobody reads, a lock never released) or only for the timers of a loop that never ends",
-				filepath.Base(d.Pos), d.Cmd, stuckAfter))
+			panic(message)
 		}
 	}()
 	return func() { close(done) }
-}
-
-// watchTeardown stops the test binary, with a message that says so, when
-// stopping what a scenario started does not finish within stuckAfter of
-// fake time. A loop that ignores its cancelled context (a Reflector's Run
-// that goes on listing after the test stopped it) keeps the bubble's
-// clock running after the last step: the 01 trial waited 15 s, then 5 s
-// for each of 20 scenarios, on a binary that printed nothing.
-func watchTeardown(f *File, tornDown <-chan struct{}) {
-	go func() {
-		select {
-		case <-tornDown:
-		case <-time.After(stuckAfter):
-			panic(fmt.Sprintf("%s: the scenario's steps are over, and stopping what it started (cancelling its context, closing its stop channel) did not finish in %s of fake time: a goroutine of yours goes on, a loop that does not return once it is told to stop",
-				filepath.Base(f.Path), stuckAfter))
-		}
-	}()
 }
 
 // stepPanic is a panic caught while a step ran.

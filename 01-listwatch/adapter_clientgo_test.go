@@ -38,6 +38,7 @@ func init() {
 			lw := cache.NewListWatchFromClient(cs.CoreV1().RESTClient(), "pods", metav1.NamespaceAll, fields.Everything())
 			// The WatchListClient gate was set from the scenario's header.
 			r := cache.NewReflectorWithOptions(lw, &v1.Pod{}, cfg.Store, cache.ReflectorOptions{ResyncPeriod: cfg.Resync})
+			r.ShouldResync = cfg.ShouldResync
 			return r.RunWithContext, r.LastSyncResourceVersion
 		},
 		NewFrameDecoder: func(r io.Reader) func() (string, error) {

@@ -30,6 +30,7 @@ func init() {
 			r := ours.NewReflector(podClient(cfg.Server), &v1.Pod{}, cfg.Store, ours.ReflectorOptions{
 				ResyncPeriod: cfg.Resync, UseWatchList: cfg.WatchList,
 			})
+			r.ShouldResync = cfg.ShouldResync
 			return r.Run, r.LastSyncResourceVersion
 		},
 		NewFrameDecoder: func(r io.Reader) func() (string, error) {

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -18,12 +19,15 @@ import (
 // at what its store holds.
 var reflectorCommands = []scenario.Command[*Driver]{
 	{Name: "start", Run: (*Driver).start,
-		Usage: `start [resync=D]
+		Usage: `start [resync=D] [should-resync=A,B,...] [resync-fails=N]
 Starts the file's Reflector over the server's pods (all namespaces),
 writing into a store that writes each call to the trace (store: add,
-update, delete, replace, resync, bookmark), resyncing every D. Prints
-the trace: the requests and store calls that followed.`,
-		Example: "start resync=1s"},
+update, delete, replace, resync, bookmark), resyncing every D. With
+should-resync, the Reflector's ShouldResync answers A (yes or no), then
+B, and so on, the last answer repeating; each call is traced as
+"should-resync? A". With resync-fails, the store's Nth Resync returns
+an error. Prints the trace: the requests and store calls that followed.`,
+		Example: "start resync=30s should-resync=no,yes resync-fails=2"},
 	{Name: "advance", Run: (*Driver).advance,
 		Usage: `advance D
 Lets D of time pass (the bubble's fake clock; a real one against a real
@@ -54,7 +58,13 @@ func (d *Driver) start(t testing.TB, td *datadriven.TestData) string {
 			td.Fatalf(t, "%v", err)
 		}
 	}
+	var answers string
+	td.MaybeScanArgs(t, "should-resync", &answers)
+	if answers != "" {
+		cfg.ShouldResync = d.shouldResync(t, td, strings.Split(answers, ","))
+	}
 	d.store = &RecordingStore{Store: newStore(), d: d}
+	td.MaybeScanArgs(t, "resync-fails", &d.store.failingResync)
 	cfg.Store = d.store
 	ctx, cancel := context.WithCancel(t.(*testing.T).Context())
 	d.cancel = cancel
@@ -75,6 +85,24 @@ func (d *Driver) start(t testing.TB, td *datadriven.TestData) string {
 		run(ctx)
 	}()
 	return d.report(td, nil)
+}
+
+// shouldResync is a ShouldResync that gives answers in turn, the last
+// one for ever, and traces each call: a Reflector that never asks, or asks
+// at the wrong time, shows in the trace.
+func (d *Driver) shouldResync(t testing.TB, td *datadriven.TestData, answers []string) func() bool {
+	for _, a := range answers {
+		if a != "yes" && a != "no" {
+			td.Fatalf(t, "should-resync takes yes or no answers, comma-separated: should-resync=no,yes (got %q)", a)
+		}
+	}
+	var calls atomic.Int64
+	return func() bool {
+		i := int(calls.Add(1)) - 1
+		a := answers[min(i, len(answers)-1)]
+		d.tr.Add("should-resync? %s", a)
+		return a == "yes"
+	}
 }
 
 func (d *Driver) advance(t testing.TB, td *datadriven.TestData) string {

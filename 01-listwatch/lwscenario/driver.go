@@ -11,6 +11,7 @@ package lwscenario
 
 import (
 	"context"
+	"errors"
 	"io"
 	"sort"
 	"strings"
@@ -71,6 +72,8 @@ type ReflectorConfig struct {
 	Server *testserver.Server
 	Store  *RecordingStore
 	Resync time.Duration
+	// ShouldResync, when not nil, is the Reflector's ShouldResync.
+	ShouldResync func() bool
 	// WatchList is the WatchListClient feature of the scenario file. The
 	// harness sets client-go's gate from the same header; our Reflector
 	// takes it as an option.
@@ -202,6 +205,10 @@ func (d *Driver) describe(obj any) string {
 type RecordingStore struct {
 	indexer.Store
 	d *Driver
+	// failingResync is the call of Resync that fails (counting from 1),
+	// or 0; resyncs counts the calls.
+	failingResync int
+	resyncs       atomic.Int64
 }
 
 func (s *RecordingStore) Add(obj any) error {
@@ -232,6 +239,10 @@ func (s *RecordingStore) Replace(list []any, rv string) error {
 
 func (s *RecordingStore) Resync() error {
 	s.d.tr.Add("store: resync")
+	if int(s.resyncs.Add(1)) == s.failingResync {
+		s.d.tr.Add("store: resync fails")
+		return errors.New("the scenario's store failed to resync")
+	}
 	return s.Store.Resync()
 }
 

@@ -30,14 +30,26 @@ type PKI struct {
 // adminUser is the admin's name. Its group, system:masters, is what RBAC lets do anything.
 const adminUser = "walkthrough-admin"
 
-// NewPKI writes a fresh PKI into dir.
-func NewPKI(dir string) (PKI, error) {
-	p := PKI{
+// pkiFiles names the files of a PKI in dir.
+func pkiFiles(dir string) PKI {
+	return PKI{
 		CA:          filepath.Join(dir, "ca.crt"),
 		ServingCert: filepath.Join(dir, "apiserver.crt"), ServingKey: filepath.Join(dir, "apiserver.key"),
 		AdminCert: filepath.Join(dir, "admin.crt"), AdminKey: filepath.Join(dir, "admin.key"),
 		SAKey: filepath.Join(dir, "sa.key"), SAPub: filepath.Join(dir, "sa.pub"),
 	}
+}
+
+// PKIIn is the PKI of the cluster that is up: a server of the workshop's own (chapter 07's,
+// in the fault tier) can serve with kube-apiserver's certificate, which names 127.0.0.1.
+func PKIIn(p Paths) PKI { return pkiFiles(pkiDir(p)) }
+
+// pkiDir is where Up writes the cluster's PKI.
+func pkiDir(p Paths) string { return filepath.Join(p.Run(), "pki") }
+
+// NewPKI writes a fresh PKI into dir.
+func NewPKI(dir string) (PKI, error) {
+	p := pkiFiles(dir)
 	if err := os.MkdirAll(dir, 0o700); err != nil {
 		return p, err
 	}

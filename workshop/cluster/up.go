@@ -71,7 +71,7 @@ func start(ctx context.Context, p Paths, opt Options, out io.Writer) (State, err
 			return State{}, err
 		}
 	}
-	pki, err := NewPKI(filepath.Join(p.Run(), "pki"))
+	pki, err := NewPKI(pkiDir(p))
 	if err != nil {
 		return State{}, fmt.Errorf("making certificates: %w", err)
 	}

@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	goruntime "runtime"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -13,6 +15,7 @@ import (
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/scenario/notation"
 )
 
 // The tests in this file check promises the scenarios cannot show step by
@@ -20,7 +23,7 @@ import (
 // events; nothing is left running after Shutdown; and the cache is
 // written before any handler hears of a change.
 //
-// TestStress runs the first two on the selected implementation, so the
+// TestStress runs the first three on the selected implementation, so the
 // runner runs them on your copy too (under -race), each as a test of the
 // exercise it is most about; on the reference (not your copy standing in
 // for it) it also runs client-go, to show the test holds for it. It also
@@ -37,6 +40,7 @@ func TestStress(t *testing.T) {
 	}
 	scenario.Stress(t, 4, "blocked-handler-delays-nobody", func(t *testing.T) { blockedHandlerDoesNotDelayOthers(t, impls[name]) })
 	scenario.Stress(t, 16, "no-goroutine-after-shutdown", func(t *testing.T) { noGoroutineAfterShutdown(t, impls[name]) })
+	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
 	// These three call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
 		if name == scenario.ClientGo {
@@ -51,6 +55,7 @@ func TestStress(t *testing.T) {
 		t.Run("client-go", func(t *testing.T) {
 			blockedHandlerDoesNotDelayOthers(t, impls[scenario.ClientGo])
 			noGoroutineAfterShutdown(t, impls[scenario.ClientGo])
+			lateHandlerJoinsWhileEventsFlow(t, impls[scenario.ClientGo])
 		})
 	}
 }
@@ -110,6 +115,102 @@ func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
 		cancel()
 		<-done
 	})
+}
+
+// lateHandlerJoinsWhileEventsFlow: a handler added to a running informer
+// while watch events stream in hears of every cached object once, as an
+// initial add, and then of every later change: nothing doubled or missed
+// between the replay of the cache and the first change it hears of.
+// AddEventHandler holds the informer's deltas still while it registers the
+// handler and replays the cache; without that, a change handled in between
+// reaches the handler twice (as an update, then in the replay) or not at
+// all. Each round lets the handler join at a moment of its own among 300
+// events, from goroutines that run at the same time.
+func lateHandlerJoinsWhileEventsFlow(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		const pods, events, rounds = 20, 300, 40
+		for round := range rounds {
+			lw := newScriptedLW("pods")
+			var list []runtime.Object
+			for i := range pods {
+				obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
+				list = append(list, obj)
+			}
+			lw.setList(fmt.Sprint(pods), list)
+			inf := im.NewInformer(lw, 0, atomicRealFIFO)
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan struct{})
+			go func() { defer close(done); inf.Run(ctx) }()
+			synctest.Wait()
+
+			late := newRecorder(im, "late", false)
+			begin := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				<-begin
+				for i := range events {
+					obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%pods, pods+1+i))
+					lw.send(watch.Event{Type: watch.Modified, Object: obj})
+				}
+			})
+			wg.Go(func() {
+				<-begin
+				for range round * 12 {
+					goruntime.Gosched() // a later moment each round
+				}
+				if _, err := inf.AddEventHandler(late, nil); err != nil {
+					t.Errorf("round %d: AddEventHandler: %v", round+1, err)
+				}
+			})
+			close(begin)
+			wg.Wait()
+			synctest.Wait()
+			if problem := storyOf(late.take(), formatSet(im, inf.List())); problem != "" {
+				t.Fatalf("round %d: the handler that joined while events flowed %s", round+1, problem)
+			}
+			cancel()
+			<-done
+		}
+	})
+}
+
+// storyOf checks a late handler's calls: an ADD only for a pod it was not
+// told of, an UPDATE only from the version it was told of last, and at the
+// end the cache's contents (formatSet). It says what went wrong, or "".
+func storyOf(calls []string, cache string) string {
+	known := map[string]string{} // ns/name → ns/name@rv
+	key := func(obj string) string { k, _, _ := strings.Cut(obj, "@"); return k }
+	for i, call := range calls {
+		verb, rest, _ := strings.Cut(call, " ")
+		switch verb {
+		case "ADD":
+			obj, _, _ := strings.Cut(rest, " ")
+			if had, ok := known[key(obj)]; ok {
+				return fmt.Sprintf("was told of %s twice: call %d is %q, though it had %s (a change reached it both as an event and in the replay of the cache)", key(obj), i+1, call, had)
+			}
+			known[key(obj)] = obj
+		case "UPDATE":
+			from, to, _ := strings.Cut(rest, " -> ")
+			if had := known[key(to)]; had != from {
+				if had == "" {
+					had = "nothing"
+				}
+				return fmt.Sprintf("got call %d %q, though it had %s (a change reached it before the replay of the cache, or was missed between the two)", i+1, call, had)
+			}
+			known[key(to)] = to
+		default:
+			return fmt.Sprintf("got call %d %q, and no pod was deleted", i+1, call)
+		}
+	}
+	var have []string
+	for _, obj := range known {
+		have = append(have, obj)
+	}
+	slices.Sort(have)
+	if got := strings.Join(notation.OrNone(have), "\n"); got != cache {
+		return fmt.Sprintf("ended with\n%s\nwhile the cache holds\n%s", got, cache)
+	}
+	return ""
 }
 
 // noGoroutineAfterShutdown: a factory with two informers and three

@@ -22,11 +22,13 @@ import (
 // from three goroutines. The distributor counts each initial add before it
 // queues it (start), the handler's goroutine counts it done when OnAdd
 // returns (finished), and a watcher says the informer has synced once the
-// last initial add is queued (upstreamHasSynced). The count is shared, so
-// each call takes the tracker's lock. Here the distributor hands the adds
-// to the handler over a channel with room for all of them: the handler
-// finishes one while the distributor starts the next, ordered by nothing
-// but that lock. Once all are handled the registration has synced.
+// last initial add is queued (upstreamHasSynced); meanwhile a fourth,
+// like WaitForCacheSync, asks HasSynced. The count is shared, so each call
+// takes the tracker's lock, or reads only what the lock made safe to read
+// (the synced channel). Here the distributor hands the adds to the handler
+// over a channel with room for all of them: the handler finishes one while
+// the distributor starts the next, ordered by nothing but that lock. Once
+// all are handled the registration has synced.
 func trackerCountedFromThreeGoroutines(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		const adds = 200
@@ -54,6 +56,12 @@ func trackerCountedFromThreeGoroutines(t *testing.T) {
 			<-begin
 			<-allQueued
 			upstreamHasSynced()
+		})
+		wg.Go(func() { // a waiter asks while the count moves
+			<-begin
+			for range adds {
+				hasSynced()
+			}
 		})
 		close(begin)
 		wg.Wait()

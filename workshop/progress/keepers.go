@@ -367,18 +367,34 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 }
 
 // hangsLike returns runTests' hangs: given a stuck test's dump, the checks
-// that run the exercise of the one function proved to keep a lock its
-// goroutines wait for (the blame file says which run it). They would wait
-// for the same lock, each for a second or more; none if nothing is proved.
+// that would get stuck the same way, to be left out rather than waited out
+// (each costs seconds). Proved: the one function that keeps a lock its
+// goroutines wait for; the checks that run its exercise (the blame file
+// says which) would wait for the same lock. Seen twice: two stuck tests
+// whose goroutines of yours wait at the same places (a pump that never
+// stops, a loop that never ends: no lock to prove it by); the checks that
+// run every exercise those places belong to would wait there too. One stuck
+// test alone proves nothing of that kind, so it takes the second.
 func (k *code) hangsLike(blame Blame) func(dump string) []string {
+	shapes := map[string]int{} // a hang's shape → the stuck tests it was seen in
 	return func(dump string) []string {
-		owners, culprit := k.lockCulprit(&strings.Builder{}, parseDump(dump))
-		if culprit == "" {
-			return nil
+		gs := parseDump(dump)
+		owners, culprit := k.lockCulprit(&strings.Builder{}, gs)
+		if culprit != "" {
+			owners = owners[:1] // the function that keeps the lock
+		} else {
+			shape, ids := k.hangShape(gs)
+			if shape == "" {
+				return nil
+			}
+			if shapes[shape]++; shapes[shape] < 2 {
+				return nil
+			}
+			owners = ids
 		}
 		var tests []string
-		for test, ids := range blame {
-			if slices.Contains(ids, owners[0]) {
+		for test, runs := range blame {
+			if !slices.ContainsFunc(owners, func(id int) bool { return !slices.Contains(runs, id) }) {
 				tests = append(tests, test)
 			}
 		}
@@ -387,13 +403,45 @@ func (k *code) hangsLike(blame Blame) func(dump string) []string {
 	}
 }
 
-// hungReport says why a check was left out: it runs the function the
-// stuck test's goroutines waited on.
+// hangShape is where a stuck test's goroutines of yours wait: each one's
+// innermost function of yours and its state, sorted, with the exercises
+// those functions belong to; "" when none waits in your code.
+func (k *code) hangShape(gs []goroutine) (string, []int) {
+	var places []string
+	var ids []int
+	for _, g := range gs {
+		mine := k.yours(g.frames)
+		if len(mine) == 0 {
+			continue
+		}
+		places = append(places, mine[0].fn+" ["+g.state+"]")
+		for _, id := range k.owners(mine[:1]) {
+			if !slices.Contains(ids, id) {
+				ids = append(ids, id)
+			}
+		}
+	}
+	if len(places) == 0 || len(ids) == 0 {
+		return "", nil
+	}
+	sort.Strings(places)
+	return strings.Join(slices.Compact(places), "\n"), ids
+}
+
+// hungReport says why a check was left out: it runs the code the stuck
+// test's goroutines waited in.
 func (k *code) hungReport(stuck, dump string) (string, []int, string) {
 	var b strings.Builder
-	owners, culprit := k.lockCulprit(&b, parseDump(dump))
-	return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck: it would wait\n"+
-		"          for the same lock.\n%s", stuck, b.String()), owners, culprit
+	gs := parseDump(dump)
+	owners, culprit := k.lockCulprit(&b, gs)
+	if culprit != "" {
+		return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck: it would wait\n"+
+			"          for the same lock.\n%s", stuck, b.String()), owners, culprit
+	}
+	_, owners = k.waiting(&b, gs, false)
+	return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck, as another check\n"+
+		"          did before it, with your goroutines waiting at the same places: it\n"+
+		"          would wait there too.\n%s", shownName(stuck), b.String()), owners, ""
 }
 
 // takenTwice says, for a goroutine of yours that waits for a lock while a

@@ -102,6 +102,26 @@ func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
 	}
 }
 
+// A hang no lock proves (a pump that never stops, a loop that never ends)
+// leaves out the checks that run its code once a second stuck test shows
+// the same shape: your goroutines waiting at the same places. The 04 trial
+// waited 3 minutes for 30 checks stuck like the first.
+func TestAHangOfTheSameShapeTwiceLeavesOutTheRest(t *testing.T) {
+	k := testCode() // no source: the lock is not proved kept
+	blame := Blame{"TestScenarios/a": {1, 3}, "TestScenarios/b": {1}, "TestStress/exercise-3/x": {3}}
+	hangs := k.hangsLike(blame)
+	if got := hangs(dump); got != nil {
+		t.Errorf("left out %v after one stuck test", got)
+	}
+	if got, want := hangs(dump), []string{"TestScenarios/a", "TestStress/exercise-3/x"}; !slices.Equal(got, want) {
+		t.Errorf("after the same hang twice, left out %v, want %v", got, want)
+	}
+	text, owners, culprit := k.hungReport("TestScenarios/a", dump)
+	if culprit != "" || !slices.Equal(owners, []int{3}) || !strings.Contains(text, "waiting at the same places") {
+		t.Errorf("report of a check left out: culprit %q, owners %v:\n%s", culprit, owners, text)
+	}
+}
+
 // A lock is kept where one return leaves it held, however many others
 // release it; a branch's Unlock serves only the returns inside it.
 func TestKeepersFollowEachReturn(t *testing.T) {

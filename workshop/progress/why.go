@@ -113,6 +113,10 @@ func waits(state string) string {
 		return "waits for a lock or a WaitGroup that is never released?"
 	case strings.HasPrefix(state, "sleep"):
 		return "sleeps in a loop that never ends?"
+	case state == "runnable" || state == "running":
+		// It was not waiting when the test stopped: it runs and runs.
+		return "never waits: a loop that never ends? (a receive from a closed channel\n" +
+			"              returns at once, again and again; a select with a default spins)"
 	}
 	return "is " + state + "."
 }

@@ -5,6 +5,7 @@ import (
 	"go/parser"
 	"go/token"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 
@@ -75,14 +76,43 @@ func raceReports(output string) []string {
 // not count: it runs at the return). A function named ...Locked only
 // expects its caller to hold the lock, so its callers are read on. The
 // innermost function literal around a line is its function: a goroutine
-// does not hold the lock of the function that started it.
+// does not hold the lock of the function that started it. A lock a method
+// of another type holds (the processor's, while it calls into a listener's
+// sync tracker) guards that type's fields, not the ones the access is to:
+// the 04 trial read "under a lock" for a tracker's count written with no
+// lock of the tracker's, and was sent to the processor.
 func (k *code) underLock(frames []frame) (held, readOnly bool, holder frame) {
+	owner := receiverOf(frames[0].fn)
 	for _, f := range frames {
 		if lock, read := k.lockAt(f); lock != "" {
+			if recv := receiverOf(f.fn); owner != "" && recv != "" && recv != owner {
+				return false, false, frame{}
+			}
 			return true, read, f
 		}
 	}
 	return false, false, frame{}
+}
+
+// funcLiteral is how a stack names a function literal: func1, func2.1, ...
+var funcLiteral = regexp.MustCompile(`^func[0-9]`)
+
+// receiverOf is the type of the method a stack frame's function is (or a
+// function literal is inside): "sharedProcessor" for
+// "example.com/walkthrough/04-processor.(*sharedProcessor).distribute.func1";
+// "" for a plain function.
+func receiverOf(fn string) string {
+	fn = fn[strings.LastIndex(fn, "/")+1:] // the package's last element, then the name
+	_, name, _ := strings.Cut(fn, ".")
+	recv, rest, ok := strings.Cut(name, ".")
+	if !ok || funcLiteral.MatchString(rest) {
+		return "" // a plain function, or a literal inside one
+	}
+	recv = strings.TrimSuffix(strings.TrimPrefix(recv, "(*"), ")")
+	if i := strings.IndexByte(recv, '['); i >= 0 {
+		recv = recv[:i] // a generic type's parameters
+	}
+	return recv
 }
 
 // heldAt names the lock ("q.mu") held at a frame of your code by its own

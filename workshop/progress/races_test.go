@@ -153,3 +153,22 @@ func TestShareRacesGivesEveryRacedTestTheReport(t *testing.T) {
 		t.Errorf("TestC did not race, yet was given the report")
 	}
 }
+
+// A lock counts for an access when a method of the same type holds it:
+// the processor's lock, held while it calls a listener's tracker, does not
+// guard the tracker's count.
+func TestReceiverOf(t *testing.T) {
+	for fn, want := range map[string]string{
+		"example.com/walkthrough/04-processor.(*sharedProcessor).distribute":       "sharedProcessor",
+		"example.com/walkthrough/04-processor.(*sharedProcessor).distribute.func1": "sharedProcessor",
+		"example.com/walkthrough/04-processor.syncTracker.hasSynced":               "syncTracker",
+		"example.com/walkthrough/05-workqueue.(*Typed[...]).Add":                   "Typed",
+		"example.com/walkthrough/04-processor.newSharedProcessor":                  "",
+		"example.com/walkthrough/04-processor.newSharedProcessor.func2":            "",
+		"example.com/walkthrough/04-processor.newSharedProcessor.func2.1":          "",
+	} {
+		if got := receiverOf(fn); got != want {
+			t.Errorf("receiverOf(%q) = %q, want %q", fn, got, want)
+		}
+	}
+}

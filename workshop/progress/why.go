@@ -315,17 +315,21 @@ func dedupe(ids []int) []int {
 // trial read the delaying queue's waitingLoop under a missing Unlock in
 // Add).
 func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (shown int, owners []int) {
-	// Those waiting for a lock first: the others most often wait on them.
-	gs = slices.Clone(gs)
-	slices.SortStableFunc(gs, func(a, b goroutine) int {
+	// Those waiting for a lock first: the others most often wait on them;
+	// then those that wait while holding a lock of their own (the 04
+	// trial's removeListener, waiting for a handler under the processor's
+	// lock, was left out past the fourth); then the rest.
+	rank := func(g goroutine) int {
 		switch {
-		case isLockWait(a.state) == isLockWait(b.state):
+		case isLockWait(g.state):
 			return 0
-		case isLockWait(a.state):
-			return -1
+		case k.heldWhileWaiting(g) != "":
+			return 1
 		}
-		return 1
-	})
+		return 2
+	}
+	gs = slices.Clone(gs)
+	slices.SortStableFunc(gs, func(a, b goroutine) int { return rank(a) - rank(b) })
 	for _, g := range gs {
 		mine := k.yours(g.frames)
 		if len(mine) == 0 || shown == 4 || locksOnly && !isLockWait(g.state) {
@@ -333,9 +337,26 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 		}
 		shown++
 		fmt.Fprintf(b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		if lock := k.heldWhileWaiting(g); lock != "" {
+			fmt.Fprintf(b, "              It holds %s while it waits: whoever needs %s waits too.\n", lock, lock)
+		}
 		owners = append(owners, k.owners(mine)...)
 	}
 	return shown, owners
+}
+
+// heldWhileWaiting names the lock a goroutine's innermost function of
+// yours holds (taken before the line it waits at, not let go since) while
+// it waits for something that is not a lock; "" when none.
+func (k *code) heldWhileWaiting(g goroutine) string {
+	if isLockWait(g.state) || strings.HasPrefix(g.state, "sync.Cond.Wait") {
+		return "" // Cond.Wait lets its lock go while it waits
+	}
+	mine := k.yours(g.frames)
+	if len(mine) == 0 {
+		return ""
+	}
+	return k.heldAt(mine[0])
 }
 
 // leaked explains goroutines left running after every test passed.

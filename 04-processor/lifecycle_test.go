@@ -308,10 +308,12 @@ func (c *cacheChecker) check(obj any, wantPresent bool) {
 	c.calls++
 	cached, ok := c.lookup(obj)
 	switch {
+	case ok != wantPresent && wantPresent:
+		c.t.Errorf("the cache must be written first: the handler was told of %s, which the cache does not hold yet", notation.Format(obj))
 	case ok != wantPresent:
-		c.t.Errorf("called for %v while the cache has it: %t (want %t): the cache must be written first", obj, ok, wantPresent)
+		c.t.Errorf("the cache must be written first: the handler was told of the delete of %s, which the cache still holds", notation.Format(obj))
 	case ok && cached != obj:
-		c.t.Errorf("called for %v while the cache still holds %v", obj, cached)
+		c.t.Errorf("the cache must be written first: the handler was told of %s while the cache still holds %s", notation.Format(obj), notation.Format(cached))
 	}
 }
 

@@ -343,6 +343,18 @@ func (lw *scriptedLW) setList(rv string, objs []runtime.Object) {
 	lw.listRV, lw.items = rv, objs
 }
 
+// podsListed is a scripted pods server whose list holds n pods, ns/p0@1 to
+// ns/p{n-1}@n, at resourceVersion n.
+func podsListed(n int) *scriptedLW {
+	lw := newScriptedLW("pods")
+	list := make([]runtime.Object, n)
+	for i := range n {
+		list[i], _ = newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
+	}
+	lw.setList(fmt.Sprint(n), list)
+	return lw
+}
+
 // send delivers one event on the current watch; false if there is none.
 func (lw *scriptedLW) send(ev watch.Event) bool {
 	lw.mu.Lock()

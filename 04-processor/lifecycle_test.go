@@ -66,13 +66,7 @@ func TestStress(t *testing.T) {
 // catches up, in order.
 func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
 	synctest.Test(t, func(t *testing.T) {
-		lw := newScriptedLW("pods")
-		var list []runtime.Object
-		for i := range 100 {
-			obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
-			list = append(list, obj)
-		}
-		lw.setList("100", list)
+		lw := podsListed(100)
 		inf := im.NewInformer(lw, 0, atomicRealFIFO)
 		slow, fast := newRecorder(im, "slow", true), newRecorder(im, "fast", false)
 		slowReg, _ := inf.AddEventHandler(slow, nil)
@@ -130,13 +124,7 @@ func lateHandlerJoinsWhileEventsFlow(t *testing.T, im impl) {
 	synctest.Test(t, func(t *testing.T) {
 		const pods, events, rounds = 20, 300, 40
 		for round := range rounds {
-			lw := newScriptedLW("pods")
-			var list []runtime.Object
-			for i := range pods {
-				obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
-				list = append(list, obj)
-			}
-			lw.setList(fmt.Sprint(pods), list)
+			lw := podsListed(pods)
 			inf := im.NewInformer(lw, 0, atomicRealFIFO)
 			ctx, cancel := context.WithCancel(context.Background())
 			done := make(chan struct{})

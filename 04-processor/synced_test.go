@@ -9,7 +9,6 @@ import (
 	"testing/synctest"
 
 	"k8s.io/apimachinery/pkg/api/meta"
-	"k8s.io/apimachinery/pkg/runtime"
 
 	"example.com/walkthrough/workshop/scenario"
 )
@@ -102,13 +101,7 @@ func (h *heldHandler) count() int {
 // initialObjects pods, with the gate in the index (held == "index") or in
 // one of two handlers (held == "handler").
 func startSyncedInformer(t *testing.T, im impl, fifo fifoKind, held string) (inf informer, g *gate, heldReg, freeReg registration, h *heldHandler, stop func()) {
-	lw := newScriptedLW("pods")
-	var list []runtime.Object
-	for i := range initialObjects {
-		obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i, i+1))
-		list = append(list, obj)
-	}
-	lw.setList(fmt.Sprint(initialObjects), list)
+	lw := podsListed(initialObjects)
 	inf = im.NewInformer(lw, 0, fifo)
 	g = newGate(im)
 	h = &heldHandler{g: g}

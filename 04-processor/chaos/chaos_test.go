@@ -365,9 +365,7 @@ func sleepCtx(ctx context.Context, d time.Duration) bool {
 }
 
 func TestChaos(t *testing.T) {
-	if os.Getenv("WALKTHROUGH_CHAOS") == "" {
-		t.Skip("the fault tier runs with `make chaos` (WALKTHROUGH_CHAOS=1 and a cluster)")
-	}
+	table := chaosTable(t, kubeFaults, "kube-apiserver")
 	cfg := cluster.Require(t)
 	etcdURL := cluster.RequireEtcd(t)
 	paths, err := cluster.FindPaths(".")
@@ -386,23 +384,39 @@ func TestChaos(t *testing.T) {
 	defer proxy.Close()
 	viaProxy := rest.CopyConfig(cfg)
 	viaProxy.Host = "https://" + proxy.Addr()
+	runTable(t, "kube-apiserver", table, viaProxy, func() *env {
+		return &env{proxy: proxy, paths: paths, etcd: etcdURL, cs: cs,
+			namespace: func(t *testing.T) string { return cluster.Namespace(t, cs.CoreV1()) }}
+	})
+}
 
-	table := selected(t, kubeFaults)
-	if len(table) == 0 {
-		t.Skipf("CHAOS_ONLY=%q picks no fault against kube-apiserver", os.Getenv("CHAOS_ONLY"))
+// chaosTable is the faults of table to run against server: skipped without WALKTHROUGH_CHAOS
+// or when CHAOS_ONLY picks none of them.
+func chaosTable(t *testing.T, table []fault, server string) []fault {
+	if os.Getenv("WALKTHROUGH_CHAOS") == "" {
+		t.Skip("the fault tier runs with `make chaos` (WALKTHROUGH_CHAOS=1 and a cluster)")
 	}
+	table = selected(t, table)
+	if len(table) == 0 {
+		t.Skipf("CHAOS_ONLY=%q picks no fault against %s", os.Getenv("CHAOS_ONLY"), server)
+	}
+	return table
+}
 
+// runTable runs each fault of table on an env of its own, prints the table under the
+// server's name, and fails the test if a cache ended unlike the server or a handler told an
+// inconsistent story.
+func runTable(t *testing.T, server string, table []fault, viaProxy *rest.Config, newEnv func() *env) {
 	var rows []row
 	failed := false
 	for _, f := range table {
-		r := runFault(t, f, &env{proxy: proxy, paths: paths, etcd: etcdURL, cs: cs, res: f.res,
-			namespace: func(t *testing.T) string { return cluster.Namespace(t, cs.CoreV1()) }}, viaProxy)
+		e := newEnv()
+		e.res = f.res
+		r := runFault(t, f, e, viaProxy)
 		rows = append(rows, r)
-		if len(r.violations) > 0 || len(r.divergentNames) > 0 {
-			failed = true
-		}
+		failed = failed || len(r.violations) > 0 || len(r.divergentNames) > 0
 	}
-	printTable("kube-apiserver", rows)
+	printTable(server, rows)
 	if failed {
 		t.Fail()
 	}

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"net"
 	"net/http"
-	"os"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -39,18 +38,12 @@ var ourFaults = []fault{
 // cache and watch server, in this process, on the cluster's etcd, with ours and
 // client-go's caches as its clients.
 func TestChaosOurServer(t *testing.T) {
-	if os.Getenv("WALKTHROUGH_CHAOS") == "" {
-		t.Skip("the fault tier runs with `make chaos` (WALKTHROUGH_CHAOS=1 and a cluster)")
-	}
+	table := chaosTable(t, ourFaults, "our server")
 	kube := cluster.Require(t)
 	etcdURL := cluster.RequireEtcd(t)
 	paths, err := cluster.FindPaths(".")
 	if err != nil {
 		t.Fatal(err)
-	}
-	table := selected(t, ourFaults)
-	if len(table) == 0 {
-		t.Skipf("CHAOS_ONLY=%q picks no fault against our server", os.Getenv("CHAOS_ONLY"))
 	}
 	// Our server serves TLS with kube-apiserver's certificate (127.0.0.1 is in it), so the
 	// clients trust it through the same CA, and a corrupted byte breaks a TLS record, as it
@@ -79,25 +72,14 @@ func TestChaosOurServer(t *testing.T) {
 	cs := kubernetes.NewForConfigOrDie(direct)
 	viaProxy := rest.CopyConfig(kube)
 	viaProxy.Host = "https://" + proxy.Addr()
-
-	var rows []row
-	failed := false
 	var namespaces atomic.Int64
-	for _, f := range table {
-		r := runFault(t, f, &env{proxy: proxy, paths: paths, etcd: etcdURL, cs: cs, res: f.res, ours: ours,
+	runTable(t, "chapter 07's server", table, viaProxy, func() *env {
+		return &env{proxy: proxy, paths: paths, etcd: etcdURL, cs: cs, ours: ours,
 			// Our server has no namespaces to create: a name nothing else uses is one.
 			namespace: func(t *testing.T) string {
 				return fmt.Sprintf("chaos-ours-%d-%d", time.Now().UnixNano(), namespaces.Add(1))
-			}}, viaProxy)
-		rows = append(rows, r)
-		if len(r.violations) > 0 || len(r.divergentNames) > 0 {
-			failed = true
-		}
-	}
-	printTable("chapter 07's server", rows)
-	if failed {
-		t.Fail()
-	}
+			}}
+	})
 }
 
 // restartOurs stops our server (its listener, every connection, its watch cache) for down

@@ -375,9 +375,9 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 // stops, a loop that never ends: no lock to prove it by); the checks that
 // run every exercise those places belong to would wait there too. One stuck
 // test alone proves nothing of that kind, so it takes the second.
-func (k *code) hangsLike(blame Blame) func(dump string) []string {
+func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved bool) {
 	shapes := map[string]int{} // a hang's shape → the stuck tests it was seen in
-	return func(dump string) []string {
+	return func(dump string) ([]string, bool) {
 		gs := parseDump(dump)
 		owners, culprit := k.lockCulprit(&strings.Builder{}, gs)
 		if culprit != "" {
@@ -385,10 +385,10 @@ func (k *code) hangsLike(blame Blame) func(dump string) []string {
 		} else {
 			shape, ids := k.hangShape(gs)
 			if shape == "" {
-				return nil
+				return nil, false
 			}
 			if shapes[shape]++; shapes[shape] < 2 {
-				return nil
+				return nil, false
 			}
 			owners = ids
 		}
@@ -399,7 +399,7 @@ func (k *code) hangsLike(blame Blame) func(dump string) []string {
 			}
 		}
 		sort.Strings(tests)
-		return tests
+		return tests, culprit != ""
 	}
 }
 

@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
@@ -307,5 +308,55 @@ func TestShownNameSaysYours(t *testing.T) {
 		if got := shownName(in); got != want {
 			t.Errorf("shownName(%q) = %q, want %q", in, got, want)
 		}
+	}
+}
+
+// stuckOnce is a package whose first check blocks the first time it runs
+// (a marker file says it did) and passes after: a hang that depends on
+// timing, beside a check that passes.
+const stuckOnce = `package p
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+func TestStuckOnce(t *testing.T) {
+	t.Parallel()
+	marker := filepath.Join(os.Getenv("MARKER_DIR"), "ran")
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		select {}
+	}
+}
+
+func TestBeside(t *testing.T) {
+	t.Parallel()
+	marker := filepath.Join(os.Getenv("MARKER_DIR"), "beside")
+	if _, err := os.Stat(marker); err != nil {
+		os.WriteFile(marker, nil, 0o644)
+		time.Sleep(3 * time.Second) // still running when the stop comes
+	}
+}
+`
+
+// TestAProvedHangAmidParallelChecksStaysAHang: when the dump of a stop of
+// checks side by side proves a function keeps a lock, the checks that run
+// it are stuck, though one would pass run again (the 07 trial's missing
+// Unlock on a not-ready path did, and read as a pass); the others run again.
+func TestAProvedHangAmidParallelChecksStaysAHang(t *testing.T) {
+	bin := buildPackage(t, stuckOnce)
+	hangs := func(string) ([]string, bool) { return []string{"TestStuckOnce"}, true }
+	res, err := runTests(bin, []string{"MARKER_DIR=" + t.TempDir()}, time.Second, 0, "", "", hangs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Passed["TestStuckOnce"] || !slices.Contains(res.Stuck, "TestStuckOnce") || res.DumpOf["TestStuckOnce"] == "" {
+		t.Errorf("TestStuckOnce: passed %v, stuck %v, dump %d bytes; want stuck, with its dump", res.Passed["TestStuckOnce"], res.Stuck, len(res.DumpOf["TestStuckOnce"]))
+	}
+	if !res.Passed["TestBeside"] {
+		t.Errorf("TestBeside, run again, did not pass")
 	}
 }

@@ -97,6 +97,9 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 	var done, setups []string
 	var queue [][]string        // groups of tests to run again, each in a run of its own
 	queued := map[string]bool{} // tests that are no check, once run alone
+	// A stop of checks side by side is a hang too, if no one's yet: the
+	// 07 trial waited a minute for each of two such stops in a row.
+	stoppedSideBySide := false
 	for {
 		// -timeout backs up the watch for quiet binaries: a test that
 		// prints but never ends.
@@ -122,7 +125,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		// the next ones are given less time before they count as stuck
 		// too, so a lock never released costs a second or two per test.
 		wait, idleWait := quiet, idle
-		if len(all.Stuck) > 0 {
+		if len(all.Stuck) > 0 || stoppedSideBySide {
 			wait, idleWait = quiet/3, idle/3
 		}
 		res, err := bin.Run(env, wait, idleWait, args...)
@@ -162,6 +165,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 			for _, test := range checks {
 				delete(res.Passed, test)
 			}
+			stoppedSideBySide = stoppedSideBySide || len(res.Stuck) > 0
 			res.Crash, res.Dump, res.Stuck, res.OK = "", "", nil, true
 			half := len(checks) / 2
 			queue, further = append([][]string{checks[:half], checks[half:]}, queue...), true

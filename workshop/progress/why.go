@@ -318,15 +318,21 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 	// Those waiting for a lock first: the others most often wait on them;
 	// then those that wait while holding a lock of their own (the 04
 	// trial's removeListener, waiting for a handler under the processor's
-	// lock, was left out past the fourth); then the rest.
+	// lock, was left out past the fourth); then those serving a request,
+	// which a test waits for when it closes its server (the 07 trial's
+	// watch handler that ignored the client leaving came after four idle
+	// goroutines of the cache, and the blame went to the cache); then the
+	// rest.
 	rank := func(g goroutine) int {
 		switch {
 		case isLockWait(g.state):
 			return 0
 		case k.heldWhileWaiting(g) != "":
 			return 1
+		case servesRequest(g):
+			return 2
 		}
-		return 2
+		return 3
 	}
 	gs = slices.Clone(gs)
 	slices.SortStableFunc(gs, func(a, b goroutine) int { return rank(a) - rank(b) })
@@ -343,6 +349,15 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 		owners = append(owners, k.owners(mine)...)
 	}
 	return shown, owners
+}
+
+// servesRequest reports whether a goroutine runs an HTTP handler: net/http
+// (or its HTTP/2 server) called into the code below it.
+func servesRequest(g goroutine) bool {
+	return slices.ContainsFunc(g.frames, func(f frame) bool {
+		return strings.HasPrefix(f.fn, "net/http.") && (strings.Contains(f.fn, ").serve") || strings.Contains(f.fn, "runHandler")) ||
+			strings.HasPrefix(f.fn, "golang.org/x/net/http2.") && strings.Contains(f.fn, "runHandler")
+	})
 }
 
 // heldWhileWaiting names the lock a goroutine's innermost function of

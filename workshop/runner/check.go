@@ -40,6 +40,10 @@ func (r *Runner) Check(chapter string, id int) error {
 		r.next(fmt.Sprintf("%s is not ready: %s. It may still be being written. Next: go on with another chapter; status lists them:", c.Name, x.notReadyWhy()), r.cmd("status"))
 		return ErrNotAllPass
 	}
+	if full := DiskFull(x.res.Build); full != "" {
+		r.printf("%s\n", full)
+		return ErrNotAllPass
+	}
 	if x.notReady() {
 		r.printf("%s does not build yet, and the errors are not in your copy:\n\n%s\n\n", c.Name, indent(x.res.Build, "  "))
 		r.next("The chapter may still be being written. Next: go on with another chapter; status lists them:", r.cmd("status"))

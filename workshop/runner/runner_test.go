@@ -765,3 +765,14 @@ func TestUnfinishedNamesTheStubsLeft(t *testing.T) {
 	got := strings.Join(strings.Fields(out.String()), " ")
 	contains(t, "a begun exercise", got, "unfinished 9 The waiting heap (still stubs in waiting.go: entryHeap.Less, entryHeap.Swap)")
 }
+
+// A full disk is said so, with what to do: trial R read "does not build
+// yet, and the errors are not in your copy" for one.
+func TestDiskFullIsSaidSo(t *testing.T) {
+	if DiskFull("compile: writing output: write /tmp/x: no space left on device") == "" {
+		t.Error("a full disk is not recognised")
+	}
+	if got := DiskFull("undefined: q.dirty.remove"); got != "" {
+		t.Errorf("a compile error read as a full disk: %q", got)
+	}
+}

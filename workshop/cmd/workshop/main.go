@@ -210,6 +210,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 1 // already explained
 	default:
 		fmt.Fprintln(stderr, err)
+		if full := runner.DiskFull(err.Error()); full != "" {
+			fmt.Fprintf(stderr, "\n%s\n", full)
+		}
 		return 1
 	}
 }

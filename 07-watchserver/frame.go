@@ -24,11 +24,13 @@ import (
 // (WatchServer.HandleHTTP), with apimachinery's json and protobuf framers.
 func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	// exercise:begin 9 Frame one event: JSON lines or length-prefixed protobuf
-	// exercise:hint Encode the object (ev.Status for ERROR, else ev.Object) with jsonEncoder or
-	//   protobufEncoder, wrap it in metav1.WatchEvent{Type, Object: runtime.RawExtension{Raw:
-	//   ...}}, then frame it.
-	// exercise:deeper JSON: json.Marshal the WatchEvent and append '\n'. Protobuf:
-	//   WatchEvent.Marshal(), then binary.BigEndian.PutUint32 its length in front.
+	// exercise:hint Encode a copy of the object (ev.Status for ERROR, else ev.Object) with
+	//   jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object:
+	//   runtime.RawExtension{Raw: ...}}, then frame it.
+	// exercise:deeper The encoder writes kind and apiVersion onto the object it encodes, and the
+	//   cache hands the same object to every watcher: encode a shallow copy (cm := *ev.Object),
+	//   or two watchers' goroutines race on it. JSON: json.Marshal the WatchEvent and append
+	//   '\n'. Protobuf: WatchEvent.Marshal(), then binary.BigEndian.PutUint32 its length in front.
 	enc := jsonEncoder
 	if protobuf {
 		enc = protobufEncoder

@@ -496,7 +496,8 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		names = append(names, t)
 	}
 	sort.Strings(names)
-	hung := false // the outcome shown was left out, not run
+	hung := false     // the outcome shown was left out, not run
+	var shown *outcome // the outcome shown, once there is one
 	var failing []string
 	for _, test := range names {
 		o := outcomes[test]
@@ -527,19 +528,24 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		// plain test's.
 		// A check that ran and failed says more than one left out for
 		// waiting where it did.
+		// A check that failed every time says more than one that failed
+		// now and then (trial R's Get that left the item dirty showed a
+		// "Flaky" step first, sending the learner after a race).
 		sameRank := rank(status) == rank(e.Status)
 		alike := sameRank && hung == o.hung && isScenario(test) == isScenario(e.Test)
+		steadier := solid(o) && !solid(shown)
 		better := rank(status) < rank(e.Status) ||
 			sameRank && hung && !o.hung ||
-			sameRank && hung == o.hung && isScenario(test) && !isScenario(e.Test) ||
-			alike && narrower(blame[test], blame[e.Test])
+			sameRank && hung == o.hung && steadier ||
+			sameRank && hung == o.hung && solid(o) == solid(shown) && isScenario(test) && !isScenario(e.Test) ||
+			alike && solid(o) == solid(shown) && narrower(blame[test], blame[e.Test])
 		if status == Fail {
 			failing = append(failing, test)
 		}
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
 			e.Located, e.Func, e.SwapRuns = o.located, o.fn, o.swapRuns
-			hung = o.hung
+			hung, shown = o.hung, o
 		}
 	}
 	if e.Status == Fail {
@@ -551,6 +557,11 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 	}
 	return e
 }
+
+// solid reports whether an outcome failed every run it had on your code as
+// it is: a failure rate below 1 is a flaky one (confirm). Nil, before any
+// is shown, counts as flaky, so that any outcome is steadier.
+func solid(o *outcome) bool { return o != nil && (o.failRate == 0 || o.failRate >= 1) }
 
 // crashReport is what a scenario says when a stub's panic, raised outside
 // the test's own goroutine, stopped the test binary: the steps it got

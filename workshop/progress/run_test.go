@@ -294,6 +294,21 @@ func TestJudgeShowsTheNarrowestCheck(t *testing.T) {
 	}
 }
 
+// A check that fails every time is shown before one that fails now and
+// then, however narrow: trial R's Get that left the item dirty showed a
+// "Flaky" step first, which reads as a race.
+func TestJudgeShowsASteadyFailureFirst(t *testing.T) {
+	outcomes := map[string]*outcome{
+		"TestScenarios/blocking-get":           {report: "flaky", failRate: 0.2},
+		"TestScenarios/dirty-while-processing": {report: "steady", failRate: 1},
+	}
+	blame := Blame{"TestScenarios/blocking-get": {2}, "TestScenarios/dirty-while-processing": {1, 2, 3}}
+	tests := []string{"TestScenarios/blocking-get", "TestScenarios/dirty-while-processing"}
+	if e := judge("p", exgen.Exercise{ID: 2}, tests, outcomes, blame); e.Test != "TestScenarios/dirty-while-processing" {
+		t.Errorf("shown %s; want the check that fails every time", e.Test)
+	}
+}
+
 // Your copy runs in the reference's place: a subtest named "reference"
 // is shown as "yours" (the 02 trial read "TestPopBlocksUntilAWrite/
 // reference/DeltaFIFO made no progress" as the reference being broken).

@@ -102,10 +102,12 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 	//   metrics goroutine only for a queue with real metrics. ShutDown starts a shutdown that does
 	//   not drain and stops that goroutine; Len and ShuttingDown read under the lock.
 	// exercise:deeper Build the Cond after the struct: sync.NewCond(&q.mu) must point at the field
-	//   of the queue you return. startShutdown sets drain, then shuttingDown, then Broadcasts:
-	//   every Get blocked on an empty queue must wake to see it. stopMetricsLoop closes stopMetrics
-	//   once (a sync.Once: ShutDown may be called twice, and after ShutDownWithDrain) and waits on
-	//   metricsDone, so no goroutine outlives the queue.
+	//   of the queue you return. metricsDone.Add(1) before go q.updateUnfinishedWorkLoop(): the
+	//   loop itself calls metricsDone.Done as it returns, so start it with a plain go statement,
+	//   not a wrapper that calls Done again. startShutdown sets drain, then shuttingDown, then
+	//   Broadcasts: every Get blocked on an empty queue must wake to see it. stopMetricsLoop closes
+	//   stopMetrics once (a sync.Once: ShutDown may be called twice, and after ShutDownWithDrain)
+	//   and waits on metricsDone, so no goroutine outlives the queue.
 	// exercise:track deep
 	q := &Typed[T]{
 		dirty:       set[T]{},

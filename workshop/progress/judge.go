@@ -496,7 +496,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		names = append(names, t)
 	}
 	sort.Strings(names)
-	hung := false     // the outcome shown was left out, not run
+	hung := false      // the outcome shown was left out, not run
 	var shown *outcome // the outcome shown, once there is one
 	var failing []string
 	for _, test := range names {

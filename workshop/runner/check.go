@@ -117,9 +117,15 @@ func (r *Runner) Check(chapter string, id int) error {
 	return ErrNotAllPass
 }
 
+// buildFailed shows the compiler's errors and the check to run again: the
+// same one (trial R, after check 05 2, was told to run check 05).
 func (r *Runner) buildFailed(x *result) {
 	r.printf("Your copy of %s does not compile:\n\n%s\n\n", x.c.Name, indent(x.res.Build, "  "))
-	r.next(fmt.Sprintf("Next: fix the error above in %s/%s, then run:", x.c.Name, exgen.ExerciseDir), r.cmd("check", x.c.Number()))
+	again := r.cmd("check", x.c.Number())
+	if x.res.Only > 0 {
+		again = r.checkCmd(x.c, x.res.Only)
+	}
+	r.next(fmt.Sprintf("Next: fix the error above in %s/%s, then run:", x.c.Name, exgen.ExerciseDir), again)
 }
 
 func indent(s, prefix string) string {

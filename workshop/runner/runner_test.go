@@ -776,3 +776,15 @@ func TestDiskFullIsSaidSo(t *testing.T) {
 		t.Errorf("a compile error read as a full disk: %q", got)
 	}
 }
+
+// A copy that does not compile after check NN N is told to run check NN N
+// again, not check NN (trial R).
+func TestBuildFailureSaysTheSameCheck(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	c := chapters.Chapter{Name: "05-workqueue", Dir: "05-workqueue"}
+	r.buildFailed(&result{c: c, res: &progress.Chapter{Only: 2, Build: "queue.go:12: undefined: q.dirty.remove"}})
+	if got := out.String(); !strings.Contains(got, "check 05 2") {
+		t.Errorf("after check 05 2 failed to build, the next step is not check 05 2:\n%s", got)
+	}
+}

@@ -105,6 +105,16 @@ func limiterFromManyWorkers(t *testing.T, im impl, spec *limiterSpec) {
 // worker, once. It checks exercise 9, the last whose code it runs (the
 // heap); a race in AddAfter is still put on exercise 8 by its frames.
 func addAfterFromMany(t *testing.T, im impl) {
+	// Three rounds, each on a queue of its own: the race detector sees a
+	// race only when the loop writes between an adder's lock and its next
+	// access, which a loaded machine can leave out of one round (CI missed
+	// AddAfter's unlocked read once in three judgements of one round).
+	for range 3 {
+		addAfterRound(t, im)
+	}
+}
+
+func addAfterRound(t *testing.T, im impl) {
 	const adders, addsEach = 4, 50
 	q := im.NewQueue(delayingQueue, "", nil)
 	defer q.ShutDown()

@@ -282,7 +282,12 @@ func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bo
 // proves one. The rest, which failed every time, are solid. A stuck check
 // is not run again: it would cost its whole wait, and a hang does not
 // pass by luck.
-func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string, quiet time.Duration) (solid, flaky []string, err error) {
+//
+// A check that gets stuck in its reruns the way another did (hangs, given
+// the blame file) is left out of the rest rather than each stopped in turn
+// (trial S: a spinning pump stopped 26 reruns one by one); left out, it
+// counts as failing every time.
+func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string, quiet time.Duration, blame Blame) (solid, flaky []string, err error) {
 	var again []string
 	var slowest time.Duration
 	for _, t := range open {
@@ -305,7 +310,11 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 	n := confirmRuns(slowest)
 	k.say("running %d failing %s again with your code as it is, to be sure %s every time", len(again),
 		map[bool]string{true: "check", false: "checks"}[len(again) == 1], map[bool]string{true: "it fails", false: "they fail"}[len(again) == 1])
-	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, nil, fmt.Sprintf("-count=%d", n))
+	var hangs func(string) ([]string, bool)
+	if blame != nil {
+		hangs = k.hangsLike(blame)
+	}
+	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, hangs, fmt.Sprintf("-count=%d", n))
 	if err != nil {
 		return nil, nil, err
 	}

@@ -44,7 +44,7 @@ func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 	}
 	k := &code{s: &standIn{yours: map[string]string{}}, bin: bin, say: func(string, ...any) {}}
 	outcomes := map[string]*outcome{"TestFlaky": {test: "TestFlaky"}, "TestBroken": {test: "TestBroken"}}
-	solid, flaky, err := k.confirm(outcomes, []string{"TestBroken", "TestFlaky"}, env, 0)
+	solid, flaky, err := k.confirm(outcomes, []string{"TestBroken", "TestFlaky"}, env, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

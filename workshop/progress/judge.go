@@ -453,7 +453,7 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		return nil
 	}
 	sort.Strings(open)
-	solid, flaky, err := k.confirm(outcomes, open, env, quiet)
+	solid, flaky, err := k.confirm(outcomes, open, env, quiet, blame)
 	if err != nil {
 		return err
 	}

@@ -268,7 +268,11 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 	case progress.Flaky:
 		where += ". It is the exercise this check is for; no swap could say whose code fails it, as it fails only sometimes."
 	case progress.FlakyBySwap:
-		where += fmt.Sprintf(". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed %d runs out of %d.", e.SwapRuns, e.SwapRuns)
+		where += ". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed"
+		if e.SwapRuns > 0 {
+			where += fmt.Sprintf(" %d runs out of %d", e.SwapRuns, e.SwapRuns)
+		} // else no swap run was counted (trial S read "passed 0 runs out of 0")
+		where += "."
 	}
 	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {
 		where += fmt.Sprintf(". This check also runs your code of %s, which may be where it diverges.", exercisesNamed(others))

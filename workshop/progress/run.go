@@ -135,15 +135,19 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		shareRaces(res)
 		further := false
 		checks := stoppedAmid(res)
+		sideBySide := len(checks) > 1 && (alone == "" || !IsCheck(alone))
+		var held []string // of those, the checks the dump proves stuck
+		if sideBySide {
+			held = provedStuck(checks, res.Dump, hangs) // once: hangs counts what it is shown
+		}
 		switch {
-		case len(checks) > 1 && (alone == "" || !IsCheck(alone)) && len(provedStuck(checks, res.Dump, hangs)) > 0:
+		case len(held) > 0:
 			// The dump proves a function of yours keeps a lock: the checks
 			// of the stop that run it are stuck on it, whatever a run alone
 			// would say (the 07 trial's missing Unlock on a not-ready path
 			// stopped two checks side by side, then passed alone: the timing
 			// missed that path, and a lock leak read as a pass). The others
 			// run again.
-			held := provedStuck(checks, res.Dump, hangs)
 			res.Stuck = held
 			var others []string
 			for _, test := range checks {
@@ -156,7 +160,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 				queue = append([][]string{others}, queue...)
 			}
 			further = true
-		case len(checks) > 1 && (alone == "" || !IsCheck(alone)):
+		case sideBySide:
 			// Several checks side by side: none gets the stop. Each half
 			// runs again side by side; a half that stops again is split
 			// again, down to the check that stops a run alone. Most

@@ -180,7 +180,8 @@ func (c *Cache) Run(ctx context.Context) {
 	//   and Bookmark raises rv. List answers a LIST at resourceVersion=0 from the state.
 	// exercise:deeper The dispatcher is the only goroutine that sends to a watcher's input or
 	//   closes it: terminateAll queues the close on incoming rather than closing itself. On the way
-	//   out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open.
+	//   out, terminateAll, close incoming and wait for the dispatcher, or watchers are left open;
+	//   defer the close and the wait, so that no dispatcher outlives a Run that panicked.
 	//   It also covers dispatchLoop (until incoming is closed: closeInput each of a job's closeAll,
 	//   dispatch its event when it has targets, note its revision, and on a ticker of a second, or
 	//   BookmarkInterval if shorter, sendBookmarks at the last revision it handled, never the
@@ -196,6 +197,12 @@ func (c *Cache) Run(ctx context.Context) {
 		defer close(dispatched)
 		c.dispatchLoop()
 	}()
+	// Deferred, so that however Run ends, a panic included, no dispatcher
+	// outlives it, ticking on with nobody to stop it.
+	defer func() {
+		close(c.incoming)
+		<-dispatched
+	}()
 	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
 	for ctx.Err() == nil {
 		c.terminateAll()
@@ -207,8 +214,6 @@ func (c *Cache) Run(ctx context.Context) {
 		}
 	}
 	c.terminateAll()
-	close(c.incoming)
-	<-dispatched
 	// exercise:end 4
 }
 

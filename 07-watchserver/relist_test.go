@@ -60,13 +60,13 @@ func TestCacheRelistsWhenItsEtcdWatchFails(t *testing.T) {
 	p.cut(false)
 
 	// The watcher is closed once the cache relists, whatever it got first.
-	deadline := time.After(20 * time.Second)
+	deadline := time.After(eventWait)
 	for closed := false; !closed; {
 		select {
 		case _, ok := <-w.ResultChan():
 			closed = !ok
 		case <-deadline:
-			t.Fatal("the cache's etcd watch failed with a 410, yet its watcher was not closed in 20s (a relist must close every watcher)")
+			t.Fatalf("the cache's etcd watch failed with a 410, yet its watcher was not closed in %v (a relist must close every watcher)", eventWait)
 		}
 	}
 	want, err := direct.List(ctx, "", ws.PageOptions{})

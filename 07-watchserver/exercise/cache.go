@@ -183,6 +183,12 @@ func (c *Cache) Run(ctx context.Context) {
 		defer close(dispatched)
 		c.dispatchLoop()
 	}()
+	// Deferred, so that however Run ends, a panic included, no dispatcher
+	// outlives it, ticking on with nobody to stop it.
+	defer func() {
+		close(c.incoming)
+		<-dispatched
+	}()
 	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
 	for ctx.Err() == nil {
 		c.terminateAll()
@@ -194,8 +200,6 @@ func (c *Cache) Run(ctx context.Context) {
 		}
 	}
 	c.terminateAll()
-	close(c.incoming)
-	<-dispatched
 }
 
 // Replace is the Reflector's list: it swaps the whole state for it and

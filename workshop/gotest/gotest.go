@@ -101,7 +101,7 @@ func Run(dir string, env []string, files map[string][]byte, args ...string) (*Re
 		return &Result{Build: out, Passed: map[string]bool{}, Output: map[string]string{}, Skipped: map[string]bool{}}, nil
 	}
 	defer bin.Remove()
-	return bin.Run(env, 0, 0, test...)
+	return bin.Run(env, 0, Idle{}, test...)
 }
 
 // Binary is a built test binary of one package.
@@ -224,12 +224,9 @@ func (b *Binary) TopLevel() ([]string, error) {
 // while a test runs, it is made to dump its goroutines and stop (SIGQUIT),
 // and the tests that were running are reported in Result.Stuck: a lock
 // never released or a channel nobody closes is caught in seconds instead
-// of at the test timeout. When idle is more than zero, the binary is
-// stopped so sooner, once it has printed nothing and used next to no CPU
-// for idle (where the system tells a process's CPU time): only for tests
-// that never wait on the real clock, such as those in synctest bubbles,
-// where every goroutine waiting means a deadlock.
-func (b *Binary) Run(env []string, stuck, idle time.Duration, flags ...string) (*Result, error) {
+// of at the test timeout. A binary that waits (see Idle) is stopped
+// sooner.
+func (b *Binary) Run(env []string, stuck time.Duration, idle Idle, flags ...string) (*Result, error) {
 	args := []string{"-test.v=test2json", "-test.count=1"}
 	for _, f := range flags {
 		if strings.HasPrefix(f, "-") && !strings.HasPrefix(f, "-test.") {
@@ -293,13 +290,27 @@ func (b *Binary) Run(env []string, stuck, idle time.Duration, flags ...string) (
 	return r, nil
 }
 
+// Idle says when a binary that prints nothing is waiting for good: it has
+// printed nothing for After and used no more than Share of one CPU over
+// that time (where the system tells a process's CPU time). For tests in
+// synctest bubbles every goroutine waiting means a deadlock, so Share is
+// 0 (the runtime's upkeep aside); a binary on the real clock with etcds
+// in it idles at their raft ticks, about 2% of a CPU, and After must
+// outlast its own longest wait on that clock. The zero Idle never stops
+// a binary.
+type Idle struct {
+	After time.Duration
+	Share float64
+}
+
 // watch stops a binary that prints nothing for too long while a test runs,
-// or, with idle set, that prints nothing and computes nothing for idle.
+// or, with idle set, that prints nothing and computes next to nothing for
+// idle.After.
 type watch struct {
 	mu      sync.Mutex
 	proc    *os.Process
 	quiet   time.Duration
-	idle    time.Duration
+	idle    Idle
 	last    time.Time
 	running map[string]bool
 	said    map[string]bool // the lines printed so far, numbers as #
@@ -317,10 +328,14 @@ type watch struct {
 var digits = regexp.MustCompile(`[0-9]+`)
 
 // idleCPU is how much CPU time, in ticks (10 ms each), a binary whose
-// goroutines all wait may still use: the runtime's own upkeep.
+// goroutines all wait may still use besides Idle.Share: the runtime's own
+// upkeep.
 const idleCPU = 2
 
-func newWatch(p *os.Process, quiet, idle time.Duration, onStuck func([]string, time.Duration)) *watch {
+// ticksPerSecond is the kernel's clock tick rate for CPU times (USER_HZ).
+const ticksPerSecond = 100
+
+func newWatch(p *os.Process, quiet time.Duration, idle Idle, onStuck func([]string, time.Duration)) *watch {
 	w := &watch{proc: p, quiet: quiet, idle: idle, last: time.Now(), idleSince: time.Now(), running: map[string]bool{}, said: map[string]bool{}, done: make(chan struct{}), onStuck: onStuck}
 	if quiet > 0 {
 		go w.loop()
@@ -330,8 +345,8 @@ func newWatch(p *os.Process, quiet, idle time.Duration, onStuck func([]string, t
 
 func (w *watch) loop() {
 	every := w.quiet / 10
-	if w.idle > 0 {
-		every = min(every, w.idle/10)
+	if w.idle.After > 0 {
+		every = min(every, w.idle.After/10)
 	}
 	tick := time.NewTicker(every)
 	defer tick.Stop()
@@ -342,16 +357,17 @@ func (w *watch) loop() {
 		case <-tick.C:
 		}
 		cpu, measured := int64(0), false
-		if w.idle > 0 {
+		if w.idle.After > 0 {
 			cpu, measured = cpuTicks(w.proc.Pid)
 		}
 		w.mu.Lock()
 		now := time.Now()
-		if measured && cpu-w.cpuAt > idleCPU {
+		allowed := idleCPU + w.idle.Share*ticksPerSecond*now.Sub(w.idleSince).Seconds()
+		if measured && float64(cpu-w.cpuAt) > allowed {
 			w.idleSince, w.cpuAt = now, cpu
 		}
 		quiet := now.Sub(w.last) > w.quiet
-		idle := measured && now.Sub(w.last) > w.idle && now.Sub(w.idleSince) > w.idle
+		idle := measured && now.Sub(w.last) > w.idle.After && now.Sub(w.idleSince) > w.idle.After
 		var stopping []string
 		if w.stuck == nil && len(w.running) > 0 && (quiet || idle) {
 			for t := range w.running {

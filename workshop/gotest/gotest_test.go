@@ -153,7 +153,7 @@ func TestRepanickedNamesTheTest(t *testing.T) {
 		"func TestLeaves(t *testing.T) {\n\tsynctest.Test(t, func(t *testing.T) {\n\t\tgo func() { select {} }()\n\t})\n}\n\n"+
 		"func TestSub(t *testing.T) {\n\tt.Run(\"inner\", TestLeaves)\n}\n")
 	for run, want := range map[string]string{"TestFirst|TestLeaves": "TestLeaves", "TestSub": "TestSub/inner"} {
-		res, err := bin.Run(nil, time.Minute, time.Minute, "-run", run)
+		res, err := bin.Run(nil, time.Minute, Idle{After: time.Minute}, "-run", run)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -171,19 +171,49 @@ func TestRetryLogIsNoProgress(t *testing.T) {
 	bin := buildTests(t, "package p\n\nimport (\n\t\"fmt\"\n\t\"testing\"\n\t\"time\"\n)\n\n"+
 		"func TestRetries(t *testing.T) {\n\tfor i := 0; ; i++ {\n\t\tfmt.Printf(\"retry %d: connection refused\\n\", i)\n\t\ttime.Sleep(50 * time.Millisecond)\n\t}\n}\n\n"+
 		"func TestSteps(t *testing.T) {\n\tfor _, s := range []string{\"a\", \"b\", \"c\", \"d\", \"e\", \"f\", \"g\", \"h\"} {\n\t\tfmt.Printf(\"step %s\\n\", s)\n\t\ttime.Sleep(200 * time.Millisecond)\n\t}\n}\n")
-	res, err := bin.Run(nil, time.Second, 0, "-run", "TestRetries")
+	res, err := bin.Run(nil, time.Second, Idle{}, "-run", "TestRetries")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !slices.Equal(res.Stuck, []string{"TestRetries"}) {
 		t.Errorf("a test logging one line over and over: stuck %q, want TestRetries", res.Stuck)
 	}
-	res, err = bin.Run(nil, time.Second, 0, "-run", "TestSteps")
+	res, err = bin.Run(nil, time.Second, Idle{}, "-run", "TestSteps")
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Stuck) > 0 || !res.Passed["TestSteps"] {
 		t.Errorf("a test printing a new line every 200ms within a 1s quiet period: stuck %q, passed %v", res.Stuck, res.Passed["TestSteps"])
+	}
+}
+
+// TestIdleAllowsAShareOfACPU: a binary on the real clock whose tests all
+// hang still ticks (an etcd's raft, here a millisecond of work every
+// 100ms); under Idle.Share it is stopped once Idle.After passes, long
+// before its quiet period; one that computes all the while is not.
+func TestIdleAllowsAShareOfACPU(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("a process's CPU time is read from /proc")
+	}
+	bin := buildTests(t, "package p\n\nimport (\n\t\"testing\"\n\t\"time\"\n)\n\n"+
+		"func spin(d time.Duration) {\n\tfor end := time.Now().Add(d); time.Now().Before(end); {\n\t}\n}\n\n"+
+		"func TestTicks(t *testing.T) {\n\tfor {\n\t\tspin(time.Millisecond)\n\t\ttime.Sleep(100 * time.Millisecond)\n\t}\n}\n\n"+
+		"func TestWorks(t *testing.T) {\n\tspin(3 * time.Second)\n}\n")
+	idle := Idle{After: time.Second, Share: 0.05}
+	start := time.Now()
+	res, err := bin.Run(nil, time.Minute, idle, "-run", "TestTicks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if took := time.Since(start); !slices.Equal(res.Stuck, []string{"TestTicks"}) || took > 30*time.Second {
+		t.Errorf("a test ticking at 1%% of a CPU, idle after 1s under 5%%: stuck %q after %v, want TestTicks within seconds", res.Stuck, took)
+	}
+	res, err = bin.Run(nil, time.Minute, idle, "-run", "TestWorks")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Stuck) > 0 || !res.Passed["TestWorks"] {
+		t.Errorf("a test computing for 3s without a word, idle after 1s under 5%%: stuck %q, passed %v", res.Stuck, res.Passed["TestWorks"])
 	}
 }
 

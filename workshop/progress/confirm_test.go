@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"example.com/walkthrough/workshop/gotest"
 )
 
 // flakyAndBroken is a package with a check that fails on its first run
@@ -35,7 +37,7 @@ func TestBroken(t *testing.T) { t.Fatal("wrong every time") }
 func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
-	first, err := runTests(bin, env, 0, 0, "", "", nil)
+	first, err := runTests(bin, env, 0, gotest.Idle{}, "", "", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -64,7 +66,7 @@ func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 func TestARepeatedTestFailsIfAnyRunFailed(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
-	res, err := runTests(bin, env, 0, 0, "^TestFlaky$", "", nil, "-count=3")
+	res, err := runTests(bin, env, 0, gotest.Idle{}, "^TestFlaky$", "", nil, "-count=3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -217,7 +217,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		o.fn = cmp.Or(culprit, o.fn)
 	case res.HungOn[test] != "":
 		stuck := res.HungOn[test]
-		text, owners, culprit := k.hungReport(stuck, res.DumpOf[stuck])
+		text, owners, culprit := k.hungReport(test, stuck, res.DumpOf[stuck])
 		add(text, owners)
 		o.hung, o.proof, o.fn = true, culprit != "", culprit
 	case !ran:

@@ -87,17 +87,23 @@ func TestNoReferenceFunctionKeepsALock(t *testing.T) {
 }
 
 // Once a stuck test is proved to hang on a lock kept by exercise 3, the
-// checks that run exercise 3's code are left out: they would wait too.
+// checks that run exercise 3's code are left out: they would wait too. So
+// are the plain checks, which may (the blame file does not say).
 func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
 	k := testCode()
 	k.s.files = map[string][]byte{"store.go": []byte(neverUnlocks)}
+	k.plainChecks = []string{"TestPlain"}
 	blame := Blame{"TestScenarios/a": {1, 3}, "TestScenarios/b": {1}, "TestStress/exercise-3/x": {3}}
 	got, proved := k.hangsLike(blame)(dump)
 	if !proved {
 		t.Error("a lock kept by Update is not taken as proved")
 	}
-	if want := []string{"TestScenarios/a", "TestStress/exercise-3/x"}; !slices.Equal(got, want) {
+	if want := []string{"TestPlain", "TestScenarios/a", "TestStress/exercise-3/x"}; !slices.Equal(got, want) {
 		t.Errorf("left out %v, want %v", got, want)
+	}
+	text, _, culprit := k.hungReport("TestPlain", "TestScenarios/a", dump)
+	if culprit == "" || !strings.Contains(text, "may take it too") {
+		t.Errorf("report of a plain check left out: culprit %q:\n%s", culprit, text)
 	}
 	k = testCode() // no source: nothing proved, nothing left out
 	if got, _ := k.hangsLike(blame)(dump); got != nil {
@@ -111,6 +117,7 @@ func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
 // waited 3 minutes for 30 checks stuck like the first.
 func TestAHangOfTheSameShapeTwiceLeavesOutTheRest(t *testing.T) {
 	k := testCode() // no source: the lock is not proved kept
+	k.plainChecks = []string{"TestPlain"} // not left out: no lock proves it waits
 	blame := Blame{"TestScenarios/a": {1, 3}, "TestScenarios/b": {1}, "TestStress/exercise-3/x": {3}}
 	hangs := k.hangsLike(blame)
 	if got, _ := hangs(dump); got != nil {
@@ -119,7 +126,7 @@ func TestAHangOfTheSameShapeTwiceLeavesOutTheRest(t *testing.T) {
 	if got, proved := hangs(dump); !slices.Equal(got, []string{"TestScenarios/a", "TestStress/exercise-3/x"}) || proved {
 		t.Errorf("after the same hang twice, left out %v (proved %t), want TestScenarios/a and TestStress/exercise-3/x, not proved", got, proved)
 	}
-	text, owners, culprit := k.hungReport("TestScenarios/a", dump)
+	text, owners, culprit := k.hungReport("TestScenarios/a", "TestScenarios/a", dump)
 	if culprit != "" || !slices.Equal(owners, []int{3}) || !strings.Contains(text, "waiting at the same places") {
 		t.Errorf("report of a check left out: culprit %q, owners %v:\n%s", culprit, owners, text)
 	}

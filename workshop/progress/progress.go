@@ -365,6 +365,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
+	if k.plainChecks, err = listPlainChecks(bin); err != nil {
+		return nil, err
+	}
 	run := opts.Focus
 	var only []string // the checks check NN N runs; nil: all
 	if opts.Only > 0 {
@@ -526,6 +529,17 @@ func allChecks(chapterDir string, blame Blame) ([]string, error) {
 	}
 	sort.Strings(tests)
 	return tests, nil
+}
+
+// listPlainChecks lists the binary's top-level tests that are checks of their
+// own (IsCheck), not the end-to-end ones: the plain tests, whose code the
+// blame file does not measure (only scenarios and stress tests are).
+func listPlainChecks(bin *gotest.Binary) ([]string, error) {
+	top, err := bin.TopLevel()
+	if err != nil {
+		return nil, err
+	}
+	return slices.DeleteFunc(top, func(test string) bool { return !IsCheck(test) || strings.HasPrefix(test, "TestE2E") }), nil
 }
 
 // markNotRun fails each expected check that has no result: it never ran

@@ -39,7 +39,9 @@ type runs struct {
 // milliseconds of real time per step, but a lock never released is not a
 // wait synctest can see through, so such a step hangs on the real clock.
 // The slowest tests of the reference print something at least every few
-// seconds; a chapter on a real clock (07, real etcd) gets longer.
+// seconds. A chapter on a real clock (07, real etcd) gets longer, as a
+// machine loaded many times over may slow it that much; a binary of it
+// that waits rather than computes is stopped sooner (idleFor).
 func quietFor(realClock bool) time.Duration {
 	if realClock {
 		return 60 * time.Second
@@ -47,17 +49,31 @@ func quietFor(realClock bool) time.Duration {
 	return 15 * time.Second
 }
 
-// idleFor is how long a binary of a chapter whose tests never wait on the
-// real clock (every one in a synctest bubble but 07's) may print nothing
-// and compute nothing while a test runs before it is stopped as stuck:
-// every goroutine is waiting, on a lock never released or a channel
-// nobody sends on. The reference's tests, under -race and a loaded
-// machine, never idle for even 2 s.
-func idleFor(realClock bool) time.Duration {
+// idleFor says when a binary that prints nothing is waiting for good
+// (gotest.Idle). A chapter whose tests never wait on the real clock (every
+// one in a synctest bubble) is stuck after 3 s of computing nothing: every
+// goroutine waits, on a lock never released or a channel nobody sends on;
+// the reference's tests, under -race and a loaded machine, never idle for
+// even 2 s. Chapter 07's binary, on the real clock with etcds in it, idles
+// at about 2% of a CPU when all its tests hang (measured on 2 cores): it is
+// stuck after 15 s under 6%, longer than any wait of its own for an event
+// (10 s, eventWait), so a lock never released costs 15 s, not the minute of
+// its quiet period.
+func idleFor(realClock bool) gotest.Idle {
 	if realClock {
-		return 0
+		return gotest.Idle{After: 15 * time.Second, Share: 0.06}
 	}
-	return 3 * time.Second
+	return gotest.Idle{After: 3 * time.Second}
+}
+
+// sooner is idle for the runs after a test got stuck: a third as long,
+// but never shorter on the real clock, where a correct test may wait its
+// own 10 s for an event with nothing to do.
+func sooner(idle gotest.Idle) gotest.Idle {
+	if idle.Share == 0 {
+		idle.After /= 3
+	}
+	return idle
 }
 
 // runTests runs every test of the chapter except the end-to-end ones, and
@@ -88,7 +104,7 @@ func idleFor(realClock bool) time.Duration {
 // are left out of the next runs rather than each waited out (HungOn).
 // proved says the dump proves a function of yours keeps a lock: a stop of
 // several checks side by side is then theirs, for those that run it.
-func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, skipAlso string, hangs func(dump string) (tests []string, proved bool), flags ...string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest.Idle, run, skipAlso string, hangs func(dump string) (tests []string, proved bool), flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}, Fails: map[string]int{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
@@ -126,7 +142,7 @@ func runTests(bin *gotest.Binary, env []string, quiet, idle time.Duration, run, 
 		// too, so a lock never released costs a second or two per test.
 		wait, idleWait := quiet, idle
 		if len(all.Stuck) > 0 || stoppedSideBySide {
-			wait, idleWait = quiet/3, idle/3
+			wait, idleWait = quiet/3, sooner(idle)
 		}
 		res, err := bin.Run(env, wait, idleWait, args...)
 		if err != nil {

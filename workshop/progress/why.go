@@ -7,7 +7,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"time"
 
 	"example.com/walkthrough/workshop/gotest"
 )
@@ -24,9 +23,11 @@ type code struct {
 	pkg   string         // the chapter's import path
 	funcs map[string]int // function key ("threadSafeMap.Update") → exercise
 	say   func(format string, args ...any)
-	// idle is how long a test binary may wait, computing nothing, before
-	// it is stuck (idleFor; 0 for a chapter on the real clock).
-	idle time.Duration
+	// idle says when a test binary that waits is stuck (idleFor).
+	idle gotest.Idle
+	// plain are the binary's top-level checks the blame file does not
+	// measure (listPlainChecks).
+	plainChecks []string
 	// done and stubs are the generated copy with every exercise done (the
 	// reference's code) and with every one stubbed, made once per check.
 	done, stubs map[string][]byte

@@ -116,8 +116,9 @@ func TestChecksThatWouldHangTooAreLeftOut(t *testing.T) {
 // the same shape: your goroutines waiting at the same places. The 04 trial
 // waited 3 minutes for 30 checks stuck like the first.
 func TestAHangOfTheSameShapeTwiceLeavesOutTheRest(t *testing.T) {
-	k := testCode()                       // no source: the lock is not proved kept
-	k.plainChecks = []string{"TestPlain"} // not left out: no lock proves it waits
+	k := testCode() // no source: the lock is not proved kept
+	// A plain check is not left out: no lock proves it would wait.
+	k.plainChecks = []string{"TestPlain"}
 	blame := Blame{"TestScenarios/a": {1, 3}, "TestScenarios/b": {1}, "TestStress/exercise-3/x": {3}}
 	hangs := k.hangsLike(blame)
 	if got, _ := hangs(dump); got != nil {

@@ -3,6 +3,7 @@
 #
 #   make chaos                      bring a cluster up, run every fault, print the table, bring it down
 #   make chaos CHAOS_ONLY=etcd      only the faults whose name matches "etcd" (a regexp)
+#   make chaos CHAOS_REPEAT=9       each fault nine times, then each one's medians
 #   make chaos-mutants              run the faults that must catch each known bug, expect failures
 #
 # It restarts kube-apiserver and etcd and compacts etcd, so it never shares a cluster with
@@ -10,6 +11,7 @@
 
 CHAOS_TIMEOUT ?= 12m
 CHAOS_ONLY    ?=
+CHAOS_REPEAT  ?= 1
 # mutant:fault-name-part pairs: each mutant (04-processor/chaos/testdata/mutants) and the
 # fault that must catch it.
 CHAOS_MUTANTS ?= no-relist-on-410:podtemplates resume-from-list-rv:connection.cut$$ replace-drops-deletes:podtemplates \
@@ -18,7 +20,7 @@ CHAOS_FILTER  = grep -E '^(--- |ok|FAIL|PASS|panic)|trace:|Failed to watch|chaos
 # CHAOS_RUN runs the suite on a cluster that is up: $(call CHAOS_RUN,only,extra go test flags,extra env,tests)
 # where tests is TestChaos (against kube-apiserver), TestChaosOurServer (against chapter 07's
 # server, on the cluster's etcd) or both, as a regexp.
-CHAOS_RUN = eval "$$($(CLUSTER_CMD) env)" && WALKTHROUGH_CHAOS=1 CHAOS_ONLY="$(1)" $(3) \
+CHAOS_RUN = eval "$$($(CLUSTER_CMD) env)" && WALKTHROUGH_CHAOS=1 CHAOS_ONLY="$(1)" CHAOS_REPEAT="$(CHAOS_REPEAT)" $(3) \
 	$(CLUSTER_GO) test -count=1 -v -timeout $(CHAOS_TIMEOUT) $(2) -run '^($(4))$$' ./04-processor/chaos/
 
 .PHONY: chaos chaos-mutants

@@ -13,6 +13,7 @@ import (
 	"os"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -406,20 +407,46 @@ func chaosTable(t *testing.T, table []fault, server string) []fault {
 // runTable runs each fault of table on an env of its own, prints the table under the
 // server's name, and fails the test if a cache ended unlike the server or a handler told an
 // inconsistent story.
+//
+// CHAOS_REPEAT=n runs each fault n times, one row each, then prints each fault's medians:
+// its recovery is mostly where a backoff's random wait stood when the faults stopped, so one
+// run says little about which side recovers faster.
 func runTable(t *testing.T, server string, table []fault, viaProxy *rest.Config, newEnv func() *env) {
+	n := repeats(t)
 	var rows []row
 	failed := false
 	for _, f := range table {
-		e := newEnv()
-		e.res = f.res
-		r := runFault(t, f, e, viaProxy)
-		rows = append(rows, r)
-		failed = failed || len(r.violations) > 0 || len(r.divergentNames) > 0
+		for k := range n {
+			e := newEnv()
+			e.res = f.res
+			r := runFault(t, f, e, viaProxy)
+			if n > 1 {
+				r.fault = fmt.Sprintf("%s #%d", f.name, k+1)
+			}
+			rows = append(rows, r)
+			failed = failed || len(r.violations) > 0 || len(r.divergentNames) > 0
+		}
 	}
 	printTable(server, rows)
+	if n > 1 {
+		printMedians(server, table, rows, n)
+	}
 	if failed {
 		t.Fail()
 	}
+}
+
+// repeats is CHAOS_REPEAT, how many times each fault runs: 1 when unset.
+func repeats(t *testing.T) int {
+	s := os.Getenv("CHAOS_REPEAT")
+	if s == "" {
+		return 1
+	}
+	n, err := strconv.Atoi(s)
+	if err != nil || n < 1 {
+		t.Fatalf("CHAOS_REPEAT=%q is not a count of runs (1 or more)", s)
+	}
+	return n
 }
 
 // kubeFaults is the table against kube-apiserver.
@@ -576,6 +603,46 @@ func diffCount(a, b []string) int {
 		n += max(c, -c)
 	}
 	return n
+}
+
+// printMedians prints, for each fault run n times (rows holds them in table order), both
+// sides' relists in each run, their median recoveries, and how many runs ours recovered
+// first, tied or later.
+func printMedians(server string, table []fault, rows []row, n int) {
+	var b strings.Builder
+	fmt.Fprintf(&b, "\nagainst %s, %d runs each:\n%-42s | %-24s | %-24s | %-19s | %s\n", server, n, "fault",
+		"relists ours, each run", "relists client-go", "median recovery", "ours first/tied/later")
+	fmt.Fprintln(&b, strings.Repeat("-", 145))
+	median := func(ds []time.Duration) time.Duration {
+		slices.Sort(ds)
+		if len(ds)%2 == 1 {
+			return ds[len(ds)/2]
+		}
+		return (ds[len(ds)/2-1] + ds[len(ds)/2]) / 2
+	}
+	for i, f := range table {
+		runs := rows[i*n : (i+1)*n]
+		var relists [2][]string
+		var recover [2][]time.Duration
+		var first, tied, later int
+		for _, r := range runs {
+			for s, side := range []string{"ours", "client-go"} {
+				relists[s] = append(relists[s], strconv.FormatInt(r.relists[side], 10))
+				recover[s] = append(recover[s], r.recover[side])
+			}
+			switch ours, theirs := r.recover["ours"].Round(10*time.Millisecond), r.recover["client-go"].Round(10*time.Millisecond); {
+			case ours < theirs:
+				first++
+			case ours == theirs:
+				tied++
+			default:
+				later++
+			}
+		}
+		fmt.Fprintf(&b, "%-42s | %-24s | %-24s | %-19s | %d/%d/%d\n", f.name, strings.Join(relists[0], " "), strings.Join(relists[1], " "),
+			fmt.Sprintf("%s / %s", median(recover[0]).Round(10*time.Millisecond), median(recover[1]).Round(10*time.Millisecond)), first, tied, later)
+	}
+	fmt.Print(b.String())
 }
 
 func printTable(server string, rows []row) {

@@ -83,7 +83,10 @@ func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, r
 	//   watchSynced stop waiting, then close(nextCh) so run ends; run closes runFinished last.
 	//   deliver recovers a handler's panic with utilruntime.HandleCrash and reports it as crashed,
 	//   and run then waits a second before the next delivery, as client-go's wait.Until does.
-	//   Nothing may ever block add forever: select on addCh and done.
+	//   Nothing may ever block add forever: select on addCh and done. (pop stops before addCh is
+	//   closed only when the pump panics; client-go's add is a plain send, and no scenario can tell
+	//   the two apart, but the tests recover such a panic to report it, and a plain send would
+	//   hang the step instead.)
 	// exercise:track deep
 	p := &processorListener{
 		handler:               handler,

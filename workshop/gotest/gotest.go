@@ -245,7 +245,7 @@ func (b *Binary) Run(env []string, stuck time.Duration, idle Idle, flags ...stri
 	if err := os.MkdirAll(tmp, 0o755); err != nil {
 		return nil, err
 	}
-	test.Env = append(append(os.Environ(), "GOTRACEBACK=all", "TMPDIR="+tmp, noExitSleep()), env...)
+	test.Env = append(append(os.Environ(), "GOTRACEBACK=all", "TMPDIR="+tmp, raceOptions()), env...)
 	raw, err := test.StdoutPipe()
 	if err != nil {
 		return nil, err
@@ -564,16 +564,30 @@ func writeOverlay(dir string, files map[string][]byte) (string, map[string]strin
 	return overlay, standIns, cleanup, nil
 }
 
-// noExitSleep is the GORACE setting that lets a binary built with -race
-// exit as soon as its tests are done. By default the race detector sleeps
-// a second before exiting, for goroutines still running to report a race;
-// a chapter's TestMain has already waited for every goroutine to end
-// (workshop/leak), so the second is spent on nothing, in every check.
-// A GORACE of the caller's that sets atexit_sleep_ms is kept as it is.
-func noExitSleep() string {
+// raceOptions is the GORACE setting for a binary built with -race.
+//
+// atexit_sleep_ms=0 lets it exit as soon as its tests are done. By default
+// the race detector sleeps a second before exiting, for goroutines still
+// running to report a race; a chapter's TestMain has already waited for
+// every goroutine to end (workshop/leak), so the second is spent on
+// nothing, in every check.
+//
+// suppress_equal_stacks=0 and suppress_equal_addresses=0 report a race
+// each time it happens, not once per process: a check run again with
+// -count=n, to tell whether your code fails it every time or which
+// exercise's swap makes it pass, otherwise fails only in the run that
+// saw the race first (the 04 trial's race read "failed 3 of 11 runs", and
+// a swap of innocent code "passed 27 of 27"). A run still reports a race
+// only a few times, however often its loop repeats it.
+//
+// A GORACE of the caller's that sets any of these is kept as it is.
+func raceOptions() string {
 	gorace := os.Getenv("GORACE")
-	if strings.Contains(gorace, "atexit_sleep_ms") {
-		return "GORACE=" + gorace
+	for _, opt := range []string{"atexit_sleep_ms=0", "suppress_equal_stacks=0", "suppress_equal_addresses=0"} {
+		name, _, _ := strings.Cut(opt, "=")
+		if !strings.Contains(gorace, name) {
+			gorace += " " + opt
+		}
 	}
-	return "GORACE=" + strings.TrimSpace(gorace+" atexit_sleep_ms=0")
+	return "GORACE=" + strings.TrimSpace(gorace)
 }

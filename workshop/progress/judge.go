@@ -123,20 +123,21 @@ func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
 func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	o := &outcome{test: test, took: res.Took[test]}
 	_, ran := res.Output[test]
-	// A plain test's subtests (a fuzz test's seeds, a table's cases) say
-	// why it failed: their output is its output.
+	// A check's subtests say why it failed: their output is its output.
+	// All of a plain test's (a fuzz test's seeds, a table's cases); the
+	// failed ones of a check that replays scenario files
+	// (TestScenarios/classic/<file>: the 04 trials read "failed without
+	// saying why" where the diff was one level down).
 	output := res.Output[test]
-	if !isScenario(test) {
-		var subs []string
-		for t := range res.Output {
-			if strings.HasPrefix(t, test+"/") {
-				subs = append(subs, t)
-			}
+	var subs []string
+	for t := range res.Output {
+		if strings.HasPrefix(t, test+"/") && (!isScenario(test) || !res.Passed[t]) {
+			subs = append(subs, t)
 		}
-		sort.Strings(subs)
-		for _, t := range subs {
-			output += res.Output[t]
-		}
+	}
+	sort.Strings(subs)
+	for _, t := range subs {
+		output += res.Output[t]
 	}
 	if m := notDone.FindStringSubmatch(output); m != nil {
 		o.stubChapter, o.stub = m[1], atoi(m[2])

@@ -375,3 +375,23 @@ func TestAProvedHangAmidParallelChecksStaysAHang(t *testing.T) {
 		t.Errorf("TestBeside, run again, did not pass")
 	}
 }
+
+// A check that replays every scenario file (04's TestScenarios/classic)
+// fails in a subtest: the failed subtest's step report is the check's
+// reason, not "failed without saying why"; a passed one's output is not.
+func TestAReplayOfScenariosSaysWhyFromItsFailedFile(t *testing.T) {
+	res := &runs{Result: &gotest.Result{
+		Passed: map[string]bool{"TestScenarios/classic": false, "TestScenarios/classic/a.txt": true, "TestScenarios/classic/b.txt": false},
+		Output: map[string]string{
+			"TestScenarios/classic":       "=== RUN   TestScenarios/classic\n--- FAIL: TestScenarios/classic (0.00s)\n",
+			"TestScenarios/classic/a.txt": "    a.txt:3: step 1 passed quietly\n",
+			"TestScenarios/classic/b.txt": "    b.txt:26: step 4 diverged\n      - h1: UPDATE ns/a@5 -> ns/a@12\n      + h1: ADD ns/a@12\n",
+		},
+	}, NotRun: map[string]bool{}}
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	o := k.outcome("TestScenarios/classic", res, 0)
+	if !strings.Contains(o.report, "b.txt:26: step 4 diverged") || !strings.Contains(o.report, "+ h1: ADD ns/a@12") ||
+		strings.Contains(o.report, "without saying why") || strings.Contains(o.report, "passed quietly") {
+		t.Errorf("report of a replay whose b.txt diverged:\n%s", o.report)
+	}
+}

@@ -125,8 +125,7 @@ func (d *driver) stop(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) advance(t testing.TB, td *datadriven.TestData) string {
-	v, _ := time.ParseDuration(td.CmdArgs[0].Key)
-	time.Sleep(v)
+	time.Sleep(scenario.Advance(t, td))
 	d.settle()
 	return "ok"
 }

@@ -80,14 +80,7 @@ func (d *driver) numRequeues(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) advance(t testing.TB, td *datadriven.TestData) string {
-	if len(td.CmdArgs) != 1 {
-		td.Fatalf(t, "advance wants one duration")
-	}
-	dur, err := time.ParseDuration(td.CmdArgs[0].Key)
-	if err != nil {
-		td.Fatalf(t, "%v", err)
-	}
-	time.Sleep(dur)
+	time.Sleep(scenario.Advance(t, td))
 	synctest.Wait()
 	s := fmt.Sprintf("t=%s", time.Since(d.start))
 	if d.q != nil {

@@ -122,11 +122,7 @@ func (d *driver) stopStep(t testing.TB, td *datadriven.TestData) string {
 }
 
 func (d *driver) advance(t testing.TB, td *datadriven.TestData) string {
-	dur, err := time.ParseDuration(td.CmdArgs[0].Key)
-	if err != nil {
-		td.Fatalf(t, "advance: %v", err)
-	}
-	time.Sleep(dur)
+	time.Sleep(scenario.Advance(t, td))
 	d.settle()
 	return d.render("")
 }

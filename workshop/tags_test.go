@@ -429,3 +429,52 @@ func members(e ast.Expr) []string {
 	}
 	return out
 }
+
+// TestEveryChapterTypeIsTagged: each type a chapter's package declares
+// says where upstream builds the same thing, or that nothing there does
+// (client-go: none, then why), so a reader can always go and compare. The
+// harness packages under a chapter (scenario drivers, test servers, the
+// demo) are tools of the workshop, not part of the rebuild, and need none.
+func TestEveryChapterTypeIsTagged(t *testing.T) {
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.All(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range list {
+		paths, err := filepath.Glob(filepath.Join(c.Dir, "*.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, p := range paths {
+			if strings.HasSuffix(p, "_test.go") {
+				continue
+			}
+			f, err := parser.ParseFile(token.NewFileSet(), p, nil, parser.ParseComments|parser.SkipObjectResolution)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if ast.IsGenerated(f) {
+				continue
+			}
+			for _, decl := range f.Decls {
+				g, ok := decl.(*ast.GenDecl)
+				if !ok || g.Tok != token.TYPE {
+					continue
+				}
+				for _, spec := range g.Specs {
+					ts := spec.(*ast.TypeSpec)
+					// A group's tag, above "type (", covers its members.
+					if text := ts.Doc.Text() + g.Doc.Text(); !strings.Contains(text, "client-go:") && !strings.Contains(text, "upstream:") {
+						rel, _ := filepath.Rel(root, p)
+						t.Errorf("%s: type %s has no counterpart tag: add client-go: or upstream: (file and name), or client-go: none and why (docs/contributing.md)",
+							filepath.ToSlash(rel), ts.Name.Name)
+					}
+				}
+			}
+		}
+	}
+}

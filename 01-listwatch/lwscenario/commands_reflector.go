@@ -106,14 +106,7 @@ func (d *Driver) shouldResync(t testing.TB, td *datadriven.TestData, answers []s
 }
 
 func (d *Driver) advance(t testing.TB, td *datadriven.TestData) string {
-	if len(td.CmdArgs) != 1 {
-		td.Fatalf(t, "advance takes a duration: advance 1s")
-	}
-	dur, err := time.ParseDuration(td.CmdArgs[0].Key)
-	if err != nil {
-		td.Fatalf(t, "%v", err)
-	}
-	d.b.Advance(dur)
+	d.b.Advance(scenario.Advance(t, td))
 	return d.report(td, nil)
 }
 

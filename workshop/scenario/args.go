@@ -54,3 +54,17 @@ func IntArg(t testing.TB, td *datadriven.TestData, key string, def int) int {
 	}
 	return def
 }
+
+// Advance is how far an "advance" step moves the clock: its one argument,
+// a duration (advance 1s). Each chapter's advance then moves its own clock
+// and reports what the time showed.
+func Advance(t testing.TB, td *datadriven.TestData) time.Duration {
+	if len(td.CmdArgs) != 1 {
+		td.Fatalf(t, "advance takes one duration: advance 1s")
+	}
+	d, err := time.ParseDuration(td.CmdArgs[0].Key)
+	if err != nil {
+		td.Fatalf(t, "advance: %v", err)
+	}
+	return d
+}

@@ -1,5 +1,6 @@
 # mk/chaos.mk: the fault tier (docs/e2e.md, "Faults"). Included by the root Makefile; every
-# variable here starts with CHAOS_.
+# variable here starts with CHAOS_. Its clusters come from mk/cluster.mk's interface,
+# CLUSTER_CMD and CLUSTER_GO.
 #
 #   make chaos                      bring a cluster up, run every fault, print the table, bring it down
 #   make chaos CHAOS_ONLY=etcd      only the faults whose name matches "etcd" (a regexp)
@@ -12,10 +13,10 @@
 CHAOS_TIMEOUT ?= 12m
 CHAOS_ONLY    ?=
 CHAOS_REPEAT  ?= 1
-# mutant:fault-name-part pairs: each mutant (04-processor/chaos/testdata/mutants) and the
-# fault that must catch it.
-CHAOS_MUTANTS ?= no-relist-on-410:podtemplates resume-from-list-rv:connection.cut$$ replace-drops-deletes:podtemplates \
-	server-replays-the-start:cut.*ours
+# mutant:fault pairs: each mutant (04-processor/chaos/testdata/mutants) and the CHAOS_ONLY
+# regexp of the fault that must catch it, which ends the mutant's paragraph. Expanded only
+# when chaos-mutants runs.
+CHAOS_MUTANTS ?= $(shell $(CLUSTER_GO) run ./workshop/cmd/chaosmutant -pairs)
 CHAOS_FILTER  = grep -E '^(--- |ok|FAIL|PASS|panic)|trace:|Failed to watch|chaos_test.go:[0-9]+:|^[a-z].* \| |^-{20}'
 # CHAOS_RUN runs the suite on a cluster that is up: $(call CHAOS_RUN,only,extra go test flags,extra env,tests)
 # where tests is TestChaos (against kube-apiserver), TestChaosOurServer (against chapter 07's

@@ -1,5 +1,7 @@
 # mk/cluster.mk: the local control plane and the end-to-end tests (docs/e2e.md).
-# Included by the root Makefile; every variable here starts with CLUSTER_.
+# Included by the root Makefile; every variable here starts with CLUSTER_. CLUSTER_CMD (the
+# cluster command, `cluster up`, `down`, `env`) and CLUSTER_GO are this file's interface:
+# mk/chaos.mk runs its clusters with them.
 
 CLUSTER_GO          ?= go
 # Run from workshop/ so the command builds whether or not the root go.work lists it.

@@ -4,6 +4,11 @@
 //
 //	go run ./workshop/cmd/chaosmutant NAME    prints the overlay file's path
 //	go run ./workshop/cmd/chaosmutant -list   prints the mutants' names
+//	go run ./workshop/cmd/chaosmutant -pairs  prints NAME:FAULT for each, FAULT the CHAOS_ONLY
+//	                                          regexp of the fault that must catch it
+//
+// A mutant's paragraph ends with a line CHAOS_ONLY=regexp: the fault that must catch it, which
+// `make chaos-mutants` runs it against.
 package main
 
 import (
@@ -12,6 +17,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 
 	"example.com/walkthrough/workshop/cluster"
 	"example.com/walkthrough/workshop/mutant"
@@ -19,14 +26,15 @@ import (
 
 func main() {
 	list := flag.Bool("list", false, "print the mutants' names")
+	pairs := flag.Bool("pairs", false, "print NAME:FAULT for each mutant, FAULT the regexp of the fault that must catch it")
 	flag.Parse()
-	if err := run(*list, flag.Args()); err != nil {
+	if err := run(*list, *pairs, flag.Args()); err != nil {
 		fmt.Fprintln(os.Stderr, "chaosmutant:", err)
 		os.Exit(1)
 	}
 }
 
-func run(list bool, args []string) error {
+func run(list, pairs bool, args []string) error {
 	p, err := cluster.FindPaths(".")
 	if err != nil {
 		return err
@@ -40,6 +48,16 @@ func run(list bool, args []string) error {
 	if list {
 		for _, m := range mutants {
 			fmt.Println(m.Name)
+		}
+		return nil
+	}
+	if pairs {
+		for _, m := range mutants {
+			fault, err := caughtBy(m)
+			if err != nil {
+				return err
+			}
+			fmt.Printf("%s:%s\n", m.Name, fault)
 		}
 		return nil
 	}
@@ -78,4 +96,18 @@ func run(list bool, args []string) error {
 		return nil
 	}
 	return fmt.Errorf("no mutant %q in 04-processor/chaos/testdata/mutants (try -list)", args[0])
+}
+
+// caughtBy is the CHAOS_ONLY regexp on the last line of m's paragraph: the fault that must
+// catch it.
+func caughtBy(m mutant.Mutant) (string, error) {
+	words := strings.Fields(m.About) // the paragraph's lines, joined
+	fault, ok := strings.CutPrefix(words[len(words)-1], "CHAOS_ONLY=")
+	if !ok || fault == "" {
+		return "", fmt.Errorf("mutant %s: its paragraph must end with a line CHAOS_ONLY=regexp, the fault that must catch it", m.Name)
+	}
+	if _, err := regexp.Compile(fault); err != nil {
+		return "", fmt.Errorf("mutant %s: CHAOS_ONLY=%s: %v", m.Name, fault, err)
+	}
+	return fault, nil
 }

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/chapters/repotest"
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
 	"example.com/walkthrough/workshop/scenario"
@@ -42,27 +43,10 @@ func workspace(t *testing.T) string { return workspaceOf(t, chapter) }
 // generated exercise copy.
 func workspaceOf(t *testing.T, names ...string) string {
 	t.Helper()
-	src, err := chapters.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	dst := t.TempDir()
-	use := ""
-	for _, dir := range append(names, "workshop") {
-		must(t, os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))))
-		use += "\t./" + dir + "\n"
-	}
+	modules := append(slices.Clone(names), "workshop")
 	// The docs too: a chapter's tests keep its doc's command reference
 	// fresh.
-	must(t, os.CopyFS(filepath.Join(dst, "docs"), os.DirFS(filepath.Join(src, "docs"))))
-	goLine := "go 1.26.8"
-	if data, err := os.ReadFile(filepath.Join(src, "go.work")); err == nil {
-		goLine, _, _ = strings.Cut(string(data), "\n")
-	}
-	must(t, os.WriteFile(filepath.Join(dst, "go.work"), []byte(goLine+"\n\nuse (\n"+use+")\n"), 0o644))
-	if data, err := os.ReadFile(filepath.Join(src, "go.work.sum")); err == nil {
-		must(t, os.WriteFile(filepath.Join(dst, "go.work.sum"), data, 0o644))
-	}
+	dst := repotest.Copy(t, append(slices.Clone(modules), "docs"), nil, modules)
 	for _, name := range names {
 		must(t, exgen.Write(filepath.Join(dst, name)))
 	}

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"example.com/walkthrough/workshop/chapters"
+	"example.com/walkthrough/workshop/chapters/repotest"
 )
 
 // TestMakeExercisesKeepsYourWork runs the real `make exercises` in a
@@ -68,17 +68,7 @@ func TestMakeExercisesKeepsYourWork(t *testing.T) {
 // temporary git checkout with everything committed.
 func workspace(t *testing.T) string {
 	t.Helper()
-	src, err := chapters.Root()
-	must(t, err)
-	dst := t.TempDir()
-	for _, dir := range []string{"workshop", "03-indexer", "mk"} {
-		must(t, os.CopyFS(filepath.Join(dst, dir), os.DirFS(filepath.Join(src, dir))))
-	}
-	for _, file := range []string{"Makefile", "go.work.sum"} {
-		must(t, os.WriteFile(filepath.Join(dst, file), []byte(read(t, filepath.Join(src, file))), 0o644))
-	}
-	goLine, _, _ := strings.Cut(read(t, filepath.Join(src, "go.work")), "\n")
-	must(t, os.WriteFile(filepath.Join(dst, "go.work"), []byte(goLine+"\n\nuse (\n\t./03-indexer\n\t./workshop\n)\n"), 0o644))
+	dst := repotest.Copy(t, []string{"workshop", "03-indexer", "mk"}, []string{"Makefile"}, []string{"03-indexer", "workshop"})
 	for _, args := range [][]string{{"init", "-q"}, {"add", "-A"}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "copy"}} {
 		cmd := exec.Command("git", args...)
 		cmd.Dir = dst

@@ -374,11 +374,11 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 // whose goroutines of yours wait at the same places (a pump that never
 // stops, a loop that never ends: no lock to prove it by); the checks that
 // run every exercise those places belong to would wait there too. One stuck
-// test alone proves nothing of that kind, so it takes the second. A
-// proved lock also leaves out the plain checks (k.plainChecks), which the blame
-// file does not measure: they may take that lock too, and each would cost
-// a stop (07's plain tests, side by side, cost 11 stops and 5 minutes for
-// one missing Unlock). They are judged once the lock is let go.
+// test alone proves nothing of that kind, so it takes the second. Either
+// way the plain checks (k.plainChecks) are left out too: the blame file
+// does not measure them, they may run that code, and each would cost a
+// stop (07's plain tests, side by side, cost 11 stops and 5 minutes for
+// one missing Unlock). They are judged once the hang is fixed.
 func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved bool) {
 	shapes := map[string]int{} // a hang's shape → the stuck tests it was seen in
 	return func(dump string) ([]string, bool) {
@@ -402,9 +402,7 @@ func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved 
 				tests = append(tests, test)
 			}
 		}
-		if culprit != "" {
-			tests = append(tests, k.plainChecks...)
-		}
+		tests = append(tests, k.plainChecks...)
 		sort.Strings(tests)
 		return tests, culprit != ""
 	}
@@ -450,6 +448,11 @@ func (k *code) hungReport(test, stuck, dump string) (string, []int, string) {
 			"          for the same lock.\n%s", stuck, b.String()), owners, culprit
 	}
 	_, owners = k.waiting(&b, gs, false)
+	if slices.Contains(k.plainChecks, test) {
+		return fmt.Sprintf("Not run:  %s got stuck, as another check did before it, with your\n"+
+			"          goroutines waiting at the same places; this check may wait there\n"+
+			"          too, so it was left out until that is fixed.\n%s", shownName(stuck), b.String()), owners, ""
+	}
 	return fmt.Sprintf("Not run:  it runs the same code as %s, which got stuck, as another check\n"+
 		"          did before it, with your goroutines waiting at the same places: it\n"+
 		"          would wait there too.\n%s", shownName(stuck), b.String()), owners, ""

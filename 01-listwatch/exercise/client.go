@@ -373,6 +373,9 @@ func endedWatcher() Watcher {
 	return emptyWatcher(ch)
 }
 
+// emptyWatcher is a watch that has already ended: its channel is closed.
+//
+// upstream: k8s.io/apimachinery/pkg/watch/watch.go (emptyWatch)
 type emptyWatcher chan Event
 
 func (w emptyWatcher) ResultChan() <-chan Event { return w }
@@ -460,6 +463,10 @@ func quietEnd(err error) bool {
 
 // GoroutinePanic is a panic caught on a watch's decoding goroutine, on its
 // way to the goroutine that reads the watch.
+//
+// client-go: none; StreamWatcher.receive lets utilruntime.HandleCrash
+// crash the process, where this hands the panic to the Reflector's
+// goroutine, for the tests to report.
 type GoroutinePanic struct {
 	Value any
 }

@@ -84,6 +84,8 @@ func watchListUnsupported(lw ListerWatcher) bool {
 }
 
 // consumerFIFO is the side of chapter 02's queues that HandleDeltas sees.
+//
+// client-go: tools/cache/fifo.go (Queue)
 type consumerFIFO interface {
 	Pop(process deltafifo.PopProcessFunc) (any, error)
 	Close()
@@ -92,6 +94,8 @@ type consumerFIFO interface {
 }
 
 // fifoQueue is chapter 02's RealFIFO or DeltaFIFO as a Queue.
+//
+// client-go: none; an adapter: client-go's FIFOs are Queues themselves.
 type fifoQueue struct {
 	fifo   consumerFIFO
 	tracer *Tracer
@@ -107,6 +111,8 @@ func (q *fifoQueue) Pop(process PopProcessFunc) error {
 }
 
 // realFIFOQueue is chapter 02's RealFIFO, which also pops in batches.
+//
+// client-go: tools/cache/the_real_fifo.go (RealFIFO.PopBatch)
 type realFIFOQueue struct {
 	fifoQueue
 	real *deltafifo.RealFIFO
@@ -151,6 +157,8 @@ func (q *fifoQueue) Close() { q.fifo.Close() }
 // reflectorStore is the FIFO as the Reflector writes it: each object
 // transformed on its way in, as client-go's FIFOs do (once per object,
 // before it is queued), and each write traced.
+//
+// client-go: tools/cache/the_real_fifo.go (RealFIFO.transformer)
 type reflectorStore struct {
 	fifo      listwatch.ReflectorStore
 	transform TransformFunc
@@ -209,6 +217,8 @@ func (s *reflectorStore) Bookmark(rv string) error {
 
 // listerWatcher is a client-go-shaped ListerWatcher seen as chapter 01's.
 // The Reflector's context reaches a ListerWatcher that takes one.
+//
+// client-go: tools/cache/listwatch.go (ListerWatcher, ListerWatcherWithContext)
 type listerWatcher struct {
 	lw     ListerWatcher
 	tracer *Tracer
@@ -256,6 +266,8 @@ func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (lis
 
 // watcher relays a watch.Interface's events as chapter 01's, on one
 // goroutine that ends when the stream ends or Stop is called.
+//
+// client-go: none; an adapter from watch.Interface to chapter 01's Watcher.
 type watcher struct {
 	in     watch.Interface
 	out    chan listwatch.Event
@@ -315,6 +327,8 @@ func statusError(obj runtime.Object) error {
 // Tracer hears what passes each stage of the pipeline: chapter 06's live
 // trace (make demo) is one. Every field may be nil; each is called on the
 // goroutine of its stage, before the stage hands the thing on.
+//
+// client-go: none; it is how the demo shows a change going through.
 type Tracer struct {
 	// Listed: a LIST page came back with these items.
 	Listed func(items []runtime.Object, resourceVersion string)

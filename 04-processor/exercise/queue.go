@@ -123,6 +123,9 @@ type BatchQueue interface {
 }
 
 // Path chooses how an informer fills and drains its queue.
+//
+// client-go: none; the feature gates WatchListClient and
+// InOrderInformersBatchProcess choose between the same two paths.
 type Path int
 
 const (
@@ -192,4 +195,7 @@ type PipelineConfig struct {
 }
 
 // NewPipelineFunc builds the Reflector and Queue of one informer.
+//
+// client-go: none; it lets the tests and the demo build a pipeline of
+// their own (the exercise copy's, or client-go's).
 type NewPipelineFunc func(cfg PipelineConfig) (Reflector, Queue)

@@ -31,6 +31,8 @@ func NewMemoryProvider() *MemoryProvider {
 
 // MemoryMetric is one metric of one queue: a value for gauges and
 // counters, the list of observations for histograms.
+//
+// client-go: none; see MemoryProvider.
 type MemoryMetric struct {
 	mu           *sync.Mutex // the provider's
 	value        float64

@@ -30,6 +30,8 @@ type State[T comparable] struct {
 }
 
 // WaitingItem is an item a delaying queue holds back, and when it is due.
+//
+// client-go: util/workqueue/delaying_queue.go (waitFor)
 type WaitingItem[T comparable] struct {
 	Item    T
 	ReadyAt time.Time

@@ -138,6 +138,8 @@ type Cache struct {
 // test lands an event there, in the gap a watch that let go of the lock
 // between its snapshot and its registration would leave, which no
 // scheduler does reliably (TestStress, start-holds-the-lock).
+//
+// upstream: none; kube-apiserver's watchCache holds a plain sync.RWMutex.
 type cacheLock struct {
 	sync.Mutex
 	released func() // nil but in tests

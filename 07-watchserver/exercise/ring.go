@@ -38,6 +38,8 @@ type eventRing struct {
 }
 
 // ringEvent is an event and when the cache received it.
+//
+// upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type ringEvent struct {
 	Event
 	at time.Time

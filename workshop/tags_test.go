@@ -42,14 +42,7 @@ import (
 // k8s.io/apiserver). A module missing from the cache is fetched with go
 // mod download.
 func TestUpstreamTags(t *testing.T) {
-	root, err := chapters.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := chapters.All(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, list := allChapters(t)
 	versions := map[string]string{}
 	for _, c := range list {
 		readPins(t, filepath.Join(c.Dir, "go.mod"), versions)
@@ -103,6 +96,21 @@ func TestUpstreamTags(t *testing.T) {
 		t.Fatal("no tags resolved: is the test running from workshop/?")
 	}
 	t.Logf("%d refs resolved, %d tags say none", resolved, none)
+}
+
+// allChapters is the repository's root and its chapters, or the test
+// stops.
+func allChapters(t *testing.T) (string, []chapters.Chapter) {
+	t.Helper()
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.All(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root, list
 }
 
 // readPins adds each module version go.mod requires, or replaces with a
@@ -436,14 +444,7 @@ func members(e ast.Expr) []string {
 // harness packages under a chapter (scenario drivers, test servers, the
 // demo) are tools of the workshop, not part of the rebuild, and need none.
 func TestEveryChapterTypeIsTagged(t *testing.T) {
-	root, err := chapters.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := chapters.All(root)
-	if err != nil {
-		t.Fatal(err)
-	}
+	root, list := allChapters(t)
 	for _, c := range list {
 		paths, err := filepath.Glob(filepath.Join(c.Dir, "*.go"))
 		if err != nil {

@@ -68,7 +68,8 @@ func init() {
 			case <-closed:
 			case <-time.After(10 * time.Second):
 				if panicked.Load() == nil {
-					t.Errorf("the server's handlers did not end within 10s of the test: one waits for something nobody gives back (a lock?)")
+					t.Errorf("the server's handlers did not end within 10s of the test: one waits for something nobody gives back "+
+						"(a lock, or a client that left: a stream must end when its request's context does)%s", handlersStillRunning())
 				}
 			}
 			cancel()

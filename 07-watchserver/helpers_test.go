@@ -2,7 +2,10 @@ package watchserver_test
 
 import (
 	"context"
+	"fmt"
 	"net/http/httptest"
+	"runtime"
+	"strings"
 	"testing"
 	"time"
 
@@ -108,4 +111,52 @@ func awaitEtcdWatchCreated(t testing.TB, client *clientv3.Client) {
 			t.Fatalf("etcd did not create a watch within 10s")
 		}
 	}
+}
+
+// handlersStillRunning says where each goroutine serving a request still
+// waits, by the innermost function of the chapter's code (reference or
+// exercise) on its stack: the report of a handler that never ends names
+// the place, not only the symptom.
+func handlersStillRunning() string {
+	buf := make([]byte, 1<<20)
+	buf = buf[:runtime.Stack(buf, true)]
+	var places []string
+	count := map[string]int{}
+	for _, g := range strings.Split(string(buf), "\n\n") {
+		if !strings.Contains(g, "net/http.(*conn).serve") {
+			continue
+		}
+		state := ""
+		if head, _, ok := strings.Cut(g, "\n"); ok {
+			if i, j := strings.Index(head, "["), strings.Index(head, "]"); i >= 0 && j > i {
+				state = head[i+1 : j]
+			}
+		}
+		lines := strings.Split(g, "\n")
+		for i := 1; i+1 < len(lines); i += 2 {
+			fn, file := strings.TrimSpace(lines[i]), strings.TrimSpace(lines[i+1])
+			if strings.HasPrefix(fn, "example.com/walkthrough/07-watchserver") && !strings.Contains(file, "_test.go") {
+				if at := strings.LastIndex(file, " +0x"); at >= 0 {
+					file = file[:at]
+				}
+				if at := strings.LastIndex(fn, "("); at > 0 {
+					fn = fn[:at] // the arguments: addresses
+				}
+				place := fmt.Sprintf("%s [%s]\n\t\t%s", fn, state, file)
+				if count[place]++; count[place] == 1 {
+					places = append(places, place)
+				}
+				break
+			}
+		}
+	}
+	if len(places) == 0 {
+		return ""
+	}
+	var b strings.Builder
+	b.WriteString("; still serving:")
+	for _, place := range places {
+		fmt.Fprintf(&b, "\n\t%d× %s", count[place], place)
+	}
+	return b.String()
 }

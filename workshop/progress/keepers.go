@@ -410,21 +410,35 @@ func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved 
 
 // hangShape is where a stuck test's goroutines of yours wait: each one's
 // innermost function of yours and its state, sorted, with the exercises
-// those functions belong to; "" when none waits in your code.
+// those functions belong to; "" when none waits in your code. A goroutine
+// of yours caught running in a binary that printed nothing for so long
+// is a loop that never ends, and the rest only wait on it: the shape is
+// then the running ones alone, the same in every test that runs that
+// loop, whatever the others wait for (trial V's dispatcher spinning on a
+// closed channel: 31 stops in 15 minutes, each with other waiters).
 func (k *code) hangShape(gs []goroutine) (string, []int) {
-	var places []string
-	var ids []int
+	var places, spinning []string
+	var ids, spinIDs []int
+	add := func(places *[]string, ids *[]int, g goroutine, mine []frame) {
+		*places = append(*places, mine[0].fn+" ["+g.state+"]")
+		for _, id := range k.owners(mine[:1]) {
+			if !slices.Contains(*ids, id) {
+				*ids = append(*ids, id)
+			}
+		}
+	}
 	for _, g := range gs {
 		mine := k.yours(g.frames)
 		if len(mine) == 0 {
 			continue
 		}
-		places = append(places, mine[0].fn+" ["+g.state+"]")
-		for _, id := range k.owners(mine[:1]) {
-			if !slices.Contains(ids, id) {
-				ids = append(ids, id)
-			}
+		add(&places, &ids, g, mine)
+		if g.state == "running" || g.state == "runnable" {
+			add(&spinning, &spinIDs, g, mine)
 		}
+	}
+	if len(spinning) > 0 && len(spinIDs) > 0 {
+		places, ids = spinning, spinIDs
 	}
 	if len(places) == 0 || len(ids) == 0 {
 		return "", nil

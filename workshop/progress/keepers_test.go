@@ -371,3 +371,27 @@ example.com/walkthrough/03-indexer.(*ThreadSafeStore).Batch(0xc0000a0e00, 0x0)
 		t.Errorf("report lacks %q:\n%s", want, b.String())
 	}
 }
+
+// A loop of yours caught running in two stuck tests is the same hang,
+// whatever the goroutines waiting on it wait for in each: the checks that
+// run its exercise are left out after the second (trial V's dispatcher
+// spinning on a closed channel cost 31 stops).
+func TestASpinningLoopSeenTwiceLeavesOutTheRest(t *testing.T) {
+	spin := func(waiter string) string {
+		return "SIGQUIT: quit\n\ngoroutine 9 [running]:\n" +
+			"example.com/walkthrough/03-indexer.(*ThreadSafeStore).List(0xc0000a0e00)\n\t/w/03-indexer/store.go:120 +0x4e\n" +
+			"created by example.com/walkthrough/03-indexer_test.TestX in goroutine 6\n\t/w/03-indexer/x_test.go:20 +0x9a\n\n" +
+			"goroutine 7 [" + waiter + "]:\n" +
+			"example.com/walkthrough/03-indexer.(*ThreadSafeStore).Get(0xc0000a0e00, {0x8c3a5e, 0x4})\n\t/w/03-indexer/store.go:94 +0x4e\n" +
+			"created by example.com/walkthrough/03-indexer_test.TestX in goroutine 6\n\t/w/03-indexer/x_test.go:21 +0x9a\n"
+	}
+	k := testCode()
+	blame := Blame{"TestScenarios/a": {3, 6}, "TestScenarios/b": {3}}
+	hangs := k.hangsLike(blame)
+	if got, _ := hangs(spin("chan receive")); got != nil {
+		t.Errorf("left out %v after one stuck test", got)
+	}
+	if got, proved := hangs(spin("select")); !slices.Equal(got, []string{"TestScenarios/a"}) || proved {
+		t.Errorf("after the same loop running twice, left out %v (proved %t), want TestScenarios/a (it runs exercise 6's List), not proved", got, proved)
+	}
+}

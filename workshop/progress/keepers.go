@@ -287,6 +287,29 @@ func (k *code) neverReleased(b *strings.Builder, gs []goroutine) (owners []int, 
 	return owners, culprit
 }
 
+// unreleased says of each keeper of your code where it keeps its lock,
+// with its exercise: a warning the runner shows with every check, since
+// the checks may never take the path that keeps it (trial V: Cache.List
+// returning early while not ready, terminate returning early when the
+// watcher was gone; every check passed).
+func (k *code) unreleased() []string {
+	var out []string
+	for _, kp := range k.keepers() {
+		name := kp.fn
+		if id := k.funcs[kp.fn]; id != 0 {
+			name += fmt.Sprintf(" (exercise %d)", id)
+		}
+		if kp.ret == 0 {
+			out = append(out, fmt.Sprintf("%s locks %s and has no Unlock for it\n  %s", name, kp.lock,
+				k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line))))
+			continue
+		}
+		out = append(out, fmt.Sprintf("%s returns still holding %s (locked at line %d)\n  %s", name, kp.lock, kp.line,
+			k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret))))
+	}
+	return out
+}
+
 // isLockWait reports whether a goroutine's state in a dump is a wait for a
 // lock.
 func isLockWait(state string) bool {

@@ -395,3 +395,20 @@ func TestASpinningLoopSeenTwiceLeavesOutTheRest(t *testing.T) {
 		t.Errorf("after the same loop running twice, left out %v (proved %t), want TestScenarios/a (it runs exercise 6's List), not proved", got, proved)
 	}
 }
+
+// Every check warns of a function of yours that keeps a lock, whether or
+// not a check took that path (trial V's not-ready return in Cache.List
+// passed every check).
+func TestUnreleasedWarnsWhateverTheChecksSay(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": []byte(neverUnlocks)}
+	got := k.unreleased()
+	if len(got) != 1 || !strings.Contains(got[0], "ThreadSafeStore.Update (exercise 3) locks s.mu and has no Unlock for it") ||
+		!strings.Contains(got[0], "03-indexer/exercise/store.go:4") {
+		t.Errorf("warnings: %q; want one, for Update at store.go:4 (the Lock)", got)
+	}
+	k = testCode() // no source of yours: nothing to warn of
+	if got := k.unreleased(); len(got) != 0 {
+		t.Errorf("warnings with no source: %q", got)
+	}
+}

@@ -107,6 +107,11 @@ type Chapter struct {
 	// Reused is true when the result is the last check's, kept because
 	// nothing it was judged on changed since (Options.Reuse).
 	Reused bool `json:"-"`
+	// Unreleased warns of each function of yours that reaches a return
+	// still holding a lock it took (keepers), whatever the checks said:
+	// a path no check takes (a not-ready branch, an early return) leaves
+	// the lock held for good, and the next caller waits forever.
+	Unreleased []string
 }
 
 // Done counts the exercises that pass.
@@ -490,6 +495,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			e.Runs = blame[e.Test]
 		}
 	}
+	out.Unreleased = k.unreleased()
 	keep(keptAt, key, out)
 	return out, nil
 }

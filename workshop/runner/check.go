@@ -68,6 +68,7 @@ func (r *Runner) Check(chapter string, id int) error {
 		r.offTrackNote(x)
 	}
 	r.printf("\n")
+	r.unreleased(x)
 	if x.res.Build != "" {
 		r.buildFailed(x)
 		return ErrNotAllPass
@@ -425,4 +426,17 @@ func report(out string) string {
 		return first
 	}
 	return first + "\n" + rest
+}
+
+// unreleased warns of each function of yours that can return still
+// holding a lock (progress.Chapter.Unreleased), passing checks or not.
+func (r *Runner) unreleased(x *result) {
+	for _, u := range x.res.Unreleased {
+		fn, where, _ := strings.Cut(u, "\n")
+		r.say("Warning:  ", fn+": a caller that comes this way leaves the lock held, and the next one waits for it forever, whether or not a check takes this path.")
+		r.printf("          %s\n", strings.TrimSpace(where))
+	}
+	if len(x.res.Unreleased) > 0 {
+		r.printf("\n")
+	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"net/http/httptest"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +13,7 @@ import (
 	"k8s.io/client-go/rest"
 
 	ws "example.com/walkthrough/07-watchserver"
+	"example.com/walkthrough/workshop/leak"
 )
 
 // startEtcd starts an etcd member in process for one test, on loopback
@@ -118,11 +118,9 @@ func awaitEtcdWatchCreated(t testing.TB, client *clientv3.Client) {
 // exercise) on its stack: the report of a handler that never ends names
 // the place, not only the symptom.
 func handlersStillRunning() string {
-	buf := make([]byte, 1<<20)
-	buf = buf[:runtime.Stack(buf, true)]
 	var places []string
 	count := map[string]int{}
-	for _, g := range strings.Split(string(buf), "\n\n") {
+	for _, g := range leak.Stacks() {
 		if !strings.Contains(g, "net/http.(*conn).serve") {
 			continue
 		}

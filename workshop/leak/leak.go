@@ -68,9 +68,9 @@ func Find(patience time.Duration) string {
 	}
 }
 
-// running returns the stacks of the goroutines that are neither this one
-// nor in background.
-func running() []string {
+// Stacks returns every goroutine's stack, as runtime.Stack prints it, the
+// calling goroutine's first.
+func Stacks() []string {
 	buf := make([]byte, 1<<20)
 	for {
 		n := runtime.Stack(buf, true)
@@ -80,9 +80,14 @@ func running() []string {
 		}
 		buf = make([]byte, 2*len(buf))
 	}
-	stacks := strings.Split(string(buf), "\n\n")
+	return strings.Split(string(buf), "\n\n")
+}
+
+// running returns the stacks of the goroutines that are neither this one
+// nor in background.
+func running() []string {
 	var left []string
-	for _, g := range stacks[1:] { // the first is this goroutine
+	for _, g := range Stacks()[1:] { // the first is this goroutine
 		if !isBackground(g) {
 			left = append(left, strings.TrimSpace(g))
 		}

@@ -263,19 +263,11 @@ func (k *code) neverReleased(b *strings.Builder, gs []goroutine) (owners []int, 
 		if i == 3 {
 			break
 		}
-		id := k.funcs[kp.fn]
-		name := kp.fn
-		if id != 0 {
-			name += fmt.Sprintf(" (exercise %d)", id)
+		if id := k.funcs[kp.fn]; id != 0 {
 			owners = append(owners, id)
 		}
-		if kp.ret == 0 {
-			fmt.Fprintf(b, "          Never released: %s locks %s and has no Unlock for it\n            %s\n",
-				name, kp.lock, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line)))
-			continue
-		}
-		fmt.Fprintf(b, "          Never released: %s returns still holding %s (locked at line %d)\n            %s\n",
-			name, kp.lock, kp.line, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret)))
+		kept := k.keptLock(kp)
+		fmt.Fprintf(b, "          Never released: %s\n            %s\n", kept.What, kept.Where)
 	}
 	fns := map[string]bool{}
 	for _, kp := range keepers {
@@ -287,25 +279,35 @@ func (k *code) neverReleased(b *strings.Builder, gs []goroutine) (owners []int, 
 	return owners, culprit
 }
 
-// unreleased says of each keeper of your code where it keeps its lock,
-// with its exercise: a warning the runner shows with every check, since
-// the checks may never take the path that keeps it (trial V: Cache.List
-// returning early while not ready, terminate returning early when the
-// watcher was gone; every check passed).
-func (k *code) unreleased() []string {
-	var out []string
+// KeptLock is a function of yours that reaches a return still holding a
+// lock it took: what it does, and where in your copy.
+type KeptLock struct {
+	What  string // "Cache.List (exercise 4) returns still holding c.mu (locked at line 544)"
+	Where string // "07-watchserver/exercise/cache.go:547"
+}
+
+// keptLock says what keeper kp does, with its exercise, and where.
+func (k *code) keptLock(kp keeper) KeptLock {
+	name := kp.fn
+	if id := k.funcs[kp.fn]; id != 0 {
+		name += fmt.Sprintf(" (exercise %d)", id)
+	}
+	if kp.ret == 0 {
+		return KeptLock{fmt.Sprintf("%s locks %s and has no Unlock for it", name, kp.lock),
+			k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line))}
+	}
+	return KeptLock{fmt.Sprintf("%s returns still holding %s (locked at line %d)", name, kp.lock, kp.line),
+		k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret))}
+}
+
+// unreleased is every keeper of your code: a warning the runner shows with
+// every check, since the checks may never take the path that keeps the
+// lock (trial V: Cache.List returning early while not ready, terminate
+// returning early when the watcher was gone; every check passed).
+func (k *code) unreleased() []KeptLock {
+	var out []KeptLock
 	for _, kp := range k.keepers() {
-		name := kp.fn
-		if id := k.funcs[kp.fn]; id != 0 {
-			name += fmt.Sprintf(" (exercise %d)", id)
-		}
-		if kp.ret == 0 {
-			out = append(out, fmt.Sprintf("%s locks %s and has no Unlock for it\n  %s", name, kp.lock,
-				k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line))))
-			continue
-		}
-		out = append(out, fmt.Sprintf("%s returns still holding %s (locked at line %d)\n  %s", name, kp.lock, kp.line,
-			k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret))))
+		out = append(out, k.keptLock(kp))
 	}
 	return out
 }

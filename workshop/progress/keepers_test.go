@@ -403,9 +403,8 @@ func TestUnreleasedWarnsWhateverTheChecksSay(t *testing.T) {
 	k := testCode()
 	k.s.files = map[string][]byte{"store.go": []byte(neverUnlocks)}
 	got := k.unreleased()
-	if len(got) != 1 || !strings.Contains(got[0], "ThreadSafeStore.Update (exercise 3) locks s.mu and has no Unlock for it") ||
-		!strings.Contains(got[0], "03-indexer/exercise/store.go:4") {
-		t.Errorf("warnings: %q; want one, for Update at store.go:4 (the Lock)", got)
+	if want := (KeptLock{"ThreadSafeStore.Update (exercise 3) locks s.mu and has no Unlock for it", "03-indexer/exercise/store.go:4"}); len(got) != 1 || got[0] != want {
+		t.Errorf("warnings: %q; want %q", got, want)
 	}
 	k = testCode() // no source of yours: nothing to warn of
 	if got := k.unreleased(); len(got) != 0 {

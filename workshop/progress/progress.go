@@ -111,7 +111,7 @@ type Chapter struct {
 	// still holding a lock it took (keepers), whatever the checks said:
 	// a path no check takes (a not-ready branch, an early return) leaves
 	// the lock held for good, and the next caller waits forever.
-	Unreleased []string
+	Unreleased []KeptLock
 }
 
 // Done counts the exercises that pass.
@@ -370,9 +370,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	if k.plainChecks, err = listPlainChecks(bin); err != nil {
+	top, err := bin.TopLevel()
+	if err != nil {
 		return nil, err
 	}
+	k.plainChecks = plainChecks(top)
 	run := opts.Focus
 	var only []string // the checks check NN N runs; nil: all
 	if opts.Only > 0 {
@@ -384,15 +386,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			// The plain tests too: the blame file names scenarios and
 			// stress tests only, and check NN finds whose code made a
 			// plain test fail, so check NN N must run them as check NN does.
-			top, err := bin.TopLevel()
-			if err != nil {
-				return nil, err
-			}
-			for _, test := range top {
-				if IsCheck(test) && !strings.HasPrefix(test, "TestE2E") && blame[test] == nil {
-					only = append(only, test)
-				}
-			}
+			only = append(only, k.plainChecks...)
 			run = runPattern(only)
 		}
 	}
@@ -418,9 +412,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 			return nil, err
 		}
 	}
-	if err := markNotRun(res, expected, opts.FailFast, bin.TopLevel); err != nil {
-		return nil, err
-	}
+	markNotRun(res, expected, opts.FailFast, top)
 	tagged, err := checksByExercise(c.Dir, res.Result, blame)
 	if err != nil {
 		return nil, err
@@ -537,15 +529,12 @@ func allChecks(chapterDir string, blame Blame) ([]string, error) {
 	return tests, nil
 }
 
-// listPlainChecks lists the binary's top-level tests that are checks of their
-// own (IsCheck), not the end-to-end ones: the plain tests, whose code the
-// blame file does not measure (only scenarios and stress tests are).
-func listPlainChecks(bin *gotest.Binary) ([]string, error) {
-	top, err := bin.TopLevel()
-	if err != nil {
-		return nil, err
-	}
-	return slices.DeleteFunc(top, func(test string) bool { return !IsCheck(test) || strings.HasPrefix(test, "TestE2E") }), nil
+// plainChecks is, of the binary's top-level tests, those that are checks
+// of their own (IsCheck), not the end-to-end ones: the plain tests, whose
+// code the blame file does not measure (only scenarios and stress tests
+// are).
+func plainChecks(top []string) []string {
+	return slices.DeleteFunc(slices.Clone(top), func(test string) bool { return !IsCheck(test) || strings.HasPrefix(test, "TestE2E") })
 }
 
 // markNotRun fails each expected check that has no result: it never ran
@@ -555,28 +544,20 @@ func listPlainChecks(bin *gotest.Binary) ([]string, error) {
 // one whose top-level test the binary does not have (top lists them) was
 // never to run. Under -failfast the run stops at the first failure on
 // purpose.
-func markNotRun(res *runs, expected []string, failFast bool, top func() ([]string, error)) error {
+func markNotRun(res *runs, expected []string, failFast bool, top []string) {
 	if failFast && len(res.Failed()) > 0 {
-		return nil
+		return
 	}
-	var have []string
 	for _, test := range expected {
 		if _, ok := res.Passed[test]; ok || skipped(res.Skipped, test) {
 			continue
 		}
-		if have == nil {
-			var err error
-			if have, err = top(); err != nil {
-				return err
-			}
-		}
 		name, _, _ := strings.Cut(test, "/")
-		if !slices.Contains(have, name) {
+		if !slices.Contains(top, name) {
 			continue
 		}
 		res.Passed[test], res.NotRun[test] = false, true
 	}
-	return nil
 }
 
 // skipped reports whether test, or a test it belongs to, skipped itself.

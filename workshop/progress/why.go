@@ -25,8 +25,8 @@ type code struct {
 	say   func(format string, args ...any)
 	// idle says when a test binary that waits is stuck (idleFor).
 	idle gotest.Idle
-	// plain are the binary's top-level checks the blame file does not
-	// measure (listPlainChecks).
+	// plainChecks are the binary's top-level checks, which the blame file
+	// does not measure (plainChecks).
 	plainChecks []string
 	// done and stubs are the generated copy with every exercise done (the
 	// reference's code) and with every one stubbed, made once per check.

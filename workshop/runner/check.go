@@ -431,10 +431,9 @@ func report(out string) string {
 // unreleased warns of each function of yours that can return still
 // holding a lock (progress.Chapter.Unreleased), passing checks or not.
 func (r *Runner) unreleased(x *result) {
-	for _, u := range x.res.Unreleased {
-		fn, where, _ := strings.Cut(u, "\n")
-		r.say("Warning:  ", fn+": a caller that comes this way leaves the lock held, and the next one waits for it forever, whether or not a check takes this path.")
-		r.printf("          %s\n", strings.TrimSpace(where))
+	for _, kept := range x.res.Unreleased {
+		r.say("Warning:  ", kept.What+": a caller that comes this way leaves the lock held, and the next one waits for it forever, whether or not a check takes this path.")
+		r.printf("          %s\n", kept.Where)
 	}
 	if len(x.res.Unreleased) > 0 {
 		r.printf("\n")

@@ -127,7 +127,10 @@ func (v *informerView) state() viewer.Informer {
 		if pending, ok := processor.PendingOf(queue); ok {
 			fifo = fifoEntries(pending)
 			v.mu.Lock()
-			v.fifo = fifo
+			// A copy: popping deletes from v.fifo in place, and fifo
+			// goes into the step being recorded, which the viewer's
+			// page may be encoding at that moment.
+			v.fifo = slices.Clone(fifo)
 			v.mu.Unlock()
 		}
 	}

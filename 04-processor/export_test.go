@@ -29,3 +29,18 @@ func ProcessorAlone() (run func(ctx context.Context), addListener func() (finish
 		return l.ShutdownChan()
 	}
 }
+
+// ProcessorDistributing returns a processor with no informer around it and
+// one listener registered, whose handler does nothing: run runs it until
+// ctx ends, distribute hands the listener an update, as the informer does
+// for each delta, and remove removes the listener, as RemoveEventHandler
+// does. The stress test removes it while updates are being distributed.
+func ProcessorDistributing() (run func(ctx context.Context), distribute, remove func()) {
+	p := newSharedProcessor()
+	neverSynced := make(chan struct{})
+	l := newProcessorListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), initialBufferSize, neverSynced)
+	handle, _ := p.addListener(l)
+	return p.run,
+		func() { p.distribute(updateNotification{oldObj: 1, newObj: 2}, false) },
+		func() { _ = p.removeListener(handle) }
+}

@@ -27,8 +27,9 @@ import (
 // runner runs them on your copy too (under -race), each as a test of the
 // exercise it is most about; on the reference (not your copy standing in
 // for it) it also runs client-go, to show the test holds for it. It also
-// runs stress_test.go's three races for the locks of the sync tracker
-// (exercise 3), the processor (exercise 5) and the factory (exercise 16).
+// runs stress_test.go's four races for the locks of the sync tracker
+// (exercise 3), the processor (exercises 5 and 6) and the factory
+// (exercise 16).
 
 // sides are the implementations TestCacheIsWrittenBeforeHandlers compares.
 var sides = []string{scenario.Reference, scenario.ClientGo}
@@ -41,7 +42,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 4, "blocked-handler-delays-nobody", func(t *testing.T) { blockedHandlerDoesNotDelayOthers(t, impls[name]) })
 	scenario.Stress(t, 16, "no-goroutine-after-shutdown", func(t *testing.T) { noGoroutineAfterShutdown(t, impls[name]) })
 	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
-	// These three call our package's parts directly (stress_test.go).
+	// These four call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
 		if name == scenario.ClientGo {
 			t.Skip("it judges our processor's parts (reference or exercise), not client-go's")
@@ -50,6 +51,7 @@ func TestStress(t *testing.T) {
 	}
 	scenario.Stress(t, 3, "tracker-counted-from-three-goroutines", func(t *testing.T) { ourOwn(t, trackerCountedFromThreeGoroutines) })
 	scenario.Stress(t, 5, "listener-added-while-processor-starts", func(t *testing.T) { ourOwn(t, listenerAddedWhileProcessorStarts) })
+	scenario.Stress(t, 6, "handler-removed-while-distributing", func(t *testing.T) { ourOwn(t, handlerRemovedWhileDistributing) })
 	scenario.Stress(t, 16, "informer-for-asked-at-once", func(t *testing.T) { ourOwn(t, informerForAskedAtOnce) })
 	if name == scenario.Reference && !scenario.OnYourCopy() {
 		t.Run("client-go", func(t *testing.T) {

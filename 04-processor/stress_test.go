@@ -112,6 +112,45 @@ func listenerAddedWhileProcessorStarts(t *testing.T) {
 	})
 }
 
+// handlerRemovedWhileDistributing: RemoveEventHandler may remove a
+// listener while the informer distributes a notification to it. Removal
+// closes the listener's addCh; distribute sends on it. Both hold the
+// processor's lock (distribute the read side, for the whole loop, sends
+// included), so a send either lands before the close or never sees the
+// listener: a send after the lock is released can land on a closed
+// channel, a panic (or, under -race, a race between the send and the
+// close, whichever came first).
+func handlerRemovedWhileDistributing(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rounds, updates = 20, 50
+		for range rounds {
+			run, distribute, remove := ours.ProcessorDistributing()
+			ctx, cancel := context.WithCancel(context.Background())
+			stopped := make(chan struct{})
+			go func() {
+				defer close(stopped)
+				run(ctx)
+			}()
+			begin := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() {
+				<-begin
+				for range updates {
+					distribute()
+				}
+			})
+			wg.Go(func() {
+				<-begin
+				remove()
+			})
+			close(begin)
+			wg.Wait()
+			cancel()
+			<-stopped
+		}
+	})
+}
+
 // informerForAskedAtOnce: two goroutines ask a factory for the informer of
 // the same type at the same moment (two controllers starting up). The
 // factory's map is shared, so InformerFor looks up and stores under the

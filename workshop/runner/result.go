@@ -33,6 +33,9 @@ type result struct {
 	// that are still the generated stub, by file ("waiting.go:
 	// waiting.next, waiting.popReady").
 	stubs map[int][]string
+	// sum is the fingerprint of the chapter's exercise/ directory taken
+	// before the tests ran: the code this result judged.
+	sum string
 }
 
 // notReady reports whether the chapter itself does not build, as opposed
@@ -190,6 +193,7 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	for _, e := range list {
 		off[e.ID] = !deep && e.Track == exgen.TrackDeep
 	}
+	out.sum = fingerprint(c)
 	res, mine, err := r.run(c, func(id int) bool { return off[id] }, only)
 	if err != nil {
 		return nil, err

@@ -197,6 +197,23 @@ func TestJourney(t *testing.T) {
 		t.Errorf("the solution shows exercise markers:\n%s", sol)
 	}
 
+	// solution trusts that pass while the copy is byte for byte the one
+	// that passed (no second run of the tests); changed since, it asks
+	// the tests again.
+	c, err := r.chapter("03")
+	must(t, err)
+	if got := LoadState(root).PassedOn[hintKey(chapter, 2)]; got != fingerprint(c) {
+		t.Errorf("after check 03 2 passed, the state holds %q for it, want the copy's fingerprint %q", got, fingerprint(c))
+	}
+	passing, err := os.ReadFile(keys)
+	must(t, err)
+	must(t, os.WriteFile(keys, stub2.ReplaceAll(src, []byte(`return "", key, nil`)), 0o644))
+	if err := r.Solution("03", 2); !errors.Is(err, ErrNotAllPass) {
+		t.Errorf("solution after a change that breaks exercise 2: got %v, want ErrNotAllPass", err)
+	}
+	contains(t, "solution after a change that breaks it", out.take(), "does not pass yet")
+	must(t, os.WriteFile(keys, passing, 0o644))
+
 	// Reset asks first: no is no.
 	filled, err := os.ReadFile(keys)
 	must(t, err)

@@ -14,7 +14,8 @@ import (
 // State is what the runner remembers between runs, in
 // .cache/workshop/state.json under the workspace root (git-ignored). It is
 // never the truth about pass or fail: every command that shows a result
-// runs the tests.
+// runs the tests. (solution alone trusts PassedOn, for code that has not
+// changed by a byte since it passed.)
 type State struct {
 	// Hints maps "03-indexer/1" to the deepest hint shown: 1 for the hint,
 	// 2 once the deeper hint was shown too.
@@ -30,6 +31,11 @@ type State struct {
 	// announced as new.
 	Passed map[string][]int `json:"passed,omitempty"`
 	Ever   map[string][]int `json:"ever,omitempty"`
+	// PassedOn maps an exercise ("07-watchserver/1") that passed at the
+	// last check judging it to the fingerprint of its chapter's exercise/
+	// directory then: while the directory is byte for byte the same,
+	// solution shows the reference without running the tests again.
+	PassedOn map[string]string `json:"passedOn,omitempty"`
 	// Tracks maps a chapter to the track you chose for it: TrackCore,
 	// TrackDeep or TrackBlank (start, core, deep, blank; reset of a whole
 	// chapter and `make exercises FORCE=1` set it back to core). A chapter
@@ -94,6 +100,9 @@ func LoadState(root string) *State {
 	}
 	if s.Passed == nil {
 		s.Passed = map[string][]int{}
+	}
+	if s.PassedOn == nil {
+		s.PassedOn = map[string]string{}
 	}
 	if s.Tracks == nil {
 		s.Tracks = map[string]string{}

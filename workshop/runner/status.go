@@ -118,6 +118,13 @@ func (r *Runner) announce(x *result) {
 		if unjudged && slices.Contains(before, e.ID) {
 			now = append(now, e.ID)
 		}
+		if !unjudged && x.mine == nil && x.sum != "" {
+			if e.Status == progress.Pass {
+				s.PassedOn[hintKey(name, e.ID)] = x.sum
+			} else {
+				delete(s.PassedOn, hintKey(name, e.ID))
+			}
+		}
 		if unjudged || e.Status != progress.Pass {
 			continue
 		}

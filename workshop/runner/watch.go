@@ -303,34 +303,40 @@ func (r *Runner) waitForChange(ctx context.Context, before map[string]string, po
 }
 
 // fingerprints hashes, per chapter, the names and contents of the files
-// in its exercise/ directory. Contents, not modification times: some
-// filesystems keep times to the second or two, and a quick second save
-// must still count.
+// in its exercise/ directory.
 func (r *Runner) fingerprints() map[string]string {
 	sums := map[string]string{}
 	list, _ := chapters.All(r.Root)
 	for _, c := range list {
-		h := sha256.New()
-		dir := filepath.Join(c.Dir, exgen.ExerciseDir)
-		var paths []string
-		filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
-			if err == nil && d.Type().IsRegular() {
-				paths = append(paths, p)
-			}
-			return nil
-		})
-		sort.Strings(paths)
-		for _, p := range paths {
-			f, err := os.Open(p)
-			if err != nil {
-				continue
-			}
-			fmt.Fprintf(h, "%s\x00", p)
-			io.Copy(h, f)
-			f.Close()
-			h.Write([]byte{0})
-		}
-		sums[c.Name] = fmt.Sprintf("%x", h.Sum(nil))
+		sums[c.Name] = fingerprint(c)
 	}
 	return sums
+}
+
+// fingerprint hashes the names and contents of the files in c's
+// exercise/ directory. Contents, not modification times: some filesystems
+// keep times to the second or two, and a quick second save must still
+// count.
+func fingerprint(c chapters.Chapter) string {
+	h := sha256.New()
+	dir := filepath.Join(c.Dir, exgen.ExerciseDir)
+	var paths []string
+	filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			paths = append(paths, p)
+		}
+		return nil
+	})
+	sort.Strings(paths)
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		fmt.Fprintf(h, "%s\x00", p)
+		io.Copy(h, f)
+		f.Close()
+		h.Write([]byte{0})
+	}
+	return fmt.Sprintf("%x", h.Sum(nil))
 }

@@ -41,8 +41,11 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
 	// exercise:begin 1 Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent
-	// exercise:hint Compare the key's ModRevision with 0 in a Txn; Then Put the encoded object. The
-	//   new object's resourceVersion is the response header's revision.
+	// exercise:hint A create: readConfigMap decodes the body, validateObject checks its metadata,
+	//   Storage.Create puts encodeStored's bytes (protobuf, no resourceVersion) in a Txn whose If
+	//   compares the key's ModRevision with 0, and writeObject answers 201 with the response
+	//   header's revision as the resourceVersion. A get: Storage.Get reads the key (none: 404),
+	//   decodeStored sets the resourceVersion from its ModRevision. Errors go through writeError.
 	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and
 	//   creationTimestamp before encoding, and refuse a resourceVersion the client set with a plain
 	//   errors.New("resourceVersion should not be set on objects to be created"): writeError

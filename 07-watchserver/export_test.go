@@ -26,7 +26,7 @@ func FedByHandWatchingTheLock(opts CacheOptions, released func()) (c *Cache, sto
 func fedByHand(opts CacheOptions, etcdRevision func() int64, released func()) (c *Cache, stop func()) {
 	storage := &Storage{}
 	if etcdRevision != nil {
-		storage.client = &clientv3.Client{KV: revisionKV{revision: etcdRevision}}
+		storage.client = &clientv3.Client{KV: revisionKV{revision: etcdRevision}, Watcher: progressRequests{}}
 	}
 	c = NewCache(storage, opts)
 	c.mu.released = released // before any goroutine takes the lock
@@ -46,6 +46,26 @@ type revisionKV struct {
 	revision    func() int64
 }
 
+// progressRequests takes the cache's requests for a progress notification
+// (its waits for freshness make one each round) and does nothing: the
+// test plays etcd, and its watch, by hand.
+type progressRequests struct {
+	clientv3.Watcher // nil: any other call is a test bug and panics
+}
+
+func (progressRequests) RequestProgress(context.Context) error { return nil }
+
 func (kv revisionKV) Get(context.Context, string, ...clientv3.OpOption) (*clientv3.GetResponse, error) {
 	return &clientv3.GetResponse{Header: &etcdserverpb.ResponseHeader{Revision: kv.revision()}}, nil
+}
+
+// LockHeld reports whether some goroutine holds the cache's lock, without
+// waiting for it: a test that finds every goroutine of its bubble blocked
+// can ask it where waiting for the lock would hang the test.
+func (c *Cache) LockHeld() bool {
+	if c.mu.TryLock() {
+		c.mu.Mutex.Unlock() // not Unlock: no released hook for a look
+		return false
+	}
+	return true
 }

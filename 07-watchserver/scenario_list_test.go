@@ -17,14 +17,16 @@ import (
 // listCommands list the scenario's ConfigMaps, whole or in pages.
 var listCommands = []scenario.Command[*driver]{
 	{Name: "list", Run: (*driver).list,
-		Usage: `list [rv=RV] [match=M] [limit=N] [continue=C] [selector=S] [fields=F] [all-namespaces] [fresh] [causes]
+		Usage: `list [rv=RV] [match=M] [limit=N] [continue=C] [selector=S] [fields=F] [watch=W] [all-namespaces] [fresh] [causes]
 LISTs the scenario's namespace (every namespace with all-namespaces), with
 resourceVersion RV (a label such as r1, or 0: from the cache, which the
 server's watch side then serves), resourceVersionMatch M, limit N, the
 continue token C (a label such as c1, or any text), labelSelector S and
-fieldSelector F, where $ns is the scenario's namespace. "fresh" repeats a
-LIST until the cache has seen the scenario's newest write (for at most
-10s). Prints "200 list rv=latest [continue=cN] [remaining=N]" and each
+fieldSelector F, where $ns is the scenario's namespace. watch=W sends a
+value the server must read as false, such as 0 (with timeoutSeconds=1,
+so a server taking it for a watch ends it within a second). "fresh"
+repeats a LIST until the cache has seen the scenario's newest write (for
+at most 10s). Prints "200 list rv=latest [continue=cN] [remaining=N]" and each
 object indented, or an error's Status.`,
 		Example: "list limit=2 selector=tier=web"},
 }
@@ -44,6 +46,10 @@ func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 	if v := q.Get("fieldSelector"); v != "" {
 		// $ns is the scenario's namespace, whose name differs per run.
 		q.Set("fieldSelector", strings.ReplaceAll(v, "$ns", d.namespace()))
+	}
+	if v := scenario.Arg(t, td, "watch"); v != "" {
+		q.Set("watch", v)
+		q.Set("timeoutSeconds", "1")
 	}
 	if v := scenario.Arg(t, td, "limit"); v != "" {
 		q.Set("limit", v)

@@ -181,6 +181,8 @@ func TestStress(t *testing.T) {
 	inBubble(8, "replay-overtaken-by-the-ring-ends-quietly", replayOvertakenEndsQuietly)
 	inBubble(8, "periodic-bookmarks-come-again-and-before-the-deadline", periodicBookmarks)
 	inBubble(8, "watch-from-now-keeps-what-came-meanwhile", watchFromNowKeepsWhatCameMeanwhile)
+	inBubble(8, "a-stalled-dispatcher-holds-up-no-reader", stalledDispatcherHoldsUpNoReader)
+	inBubble(8, "a-consistent-watch-starts-once-the-cache-catches-up", consistentWatchStartsOnceCaughtUp)
 }
 
 // watchFromNowKeepsWhatCameMeanwhile: a watch from resourceVersion "" with
@@ -462,6 +464,104 @@ func unlessPanicking(stop func()) {
 }
 
 // tail is the last few of seen, for a message.
+// consistentWatchStartsOnceCaughtUp: a watch-list (sendInitialEvents)
+// from resourceVersion "" sends the state at etcd's current revision, so
+// it waits for the cache to reach it. The cache wakes its waiters the moment its revision moves (it
+// closes fresher); a poll every 100 ms is only the fallback for a cache
+// that has nothing to apply. Here etcd is at revision 5 and the cache at
+// 1: once the test, playing the Reflector, has applied 2 to 5, the watch
+// must have started, with no time passing.
+func consistentWatchStartsOnceCaughtUp(t *testing.T) {
+	c, stop := ws.FedByHand(ws.CacheOptions{}, func() int64 { return 5 })
+	defer unlessPanicking(stop)
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	started := make(chan error, 1)
+	go func() {
+		initialEvents := true
+		w, err := c.Watch(context.Background(), ws.WatchOptions{SendInitialEvents: &initialEvents})
+		if err == nil {
+			w.Stop()
+		}
+		started <- err
+	}()
+	synctest.Wait() // the watch waits for revision 5
+	select {
+	case err := <-started:
+		t.Fatalf("the watch-list from \"\" started before the cache reached etcd's revision 5 (err %v): it must wait for it", err)
+	default:
+	}
+	for rv := 2; rv <= 5; rv++ {
+		if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	synctest.Wait() // no time passes: only a woken waiter can have moved
+	select {
+	case err := <-started:
+		if err != nil {
+			t.Fatalf("the watch-list from \"\" failed once the cache reached etcd's revision: %v", err)
+		}
+	default:
+		t.Errorf("the cache reached etcd's revision 5, and the watch-list waiting for it has not started: " +
+			"it would wake only on its next poll, 100 ms later on every consistent read. " +
+			"Wake the waiters when the cache's revision moves (close fresher, make a new one)")
+		<-started // the poll wakes it
+	}
+}
+
+// stalledDispatcherHoldsUpNoReader: a watcher that reads nothing stalls
+// the dispatcher for up to its budget (a minute here), and the dispatcher's
+// queue (100 jobs) fills behind it; the Reflector then waits to queue the
+// next event. It must wait outside the cache's lock, or every List and
+// Watch of the cache waits with it (and the dispatcher too, when it takes
+// the lock to close the slow watcher: for good). Once every goroutine is
+// blocked, nobody may hold the lock. Then the test reads the slow watcher,
+// and everything flows again.
+func stalledDispatcherHoldsUpNoReader(t *testing.T) {
+	const events = 200 // more than fit in the watcher's buffers and the queue
+	c, stop := ws.FedByHand(ws.CacheOptions{WatcherBuffer: 1, DispatchBudget: time.Minute, DispatchRefill: time.Minute}, nil)
+	defer unlessPanicking(stop)
+	time.Sleep(time.Second) // the budget, empty at the start, refills
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	slow, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlessPanicking(slow.Stop)
+	fed := make(chan struct{})
+	go func() { // the Reflector
+		defer close(fed)
+		for rv := 2; rv < 2+events; rv++ {
+			if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	synctest.Wait() // the dispatcher waits for the slow watcher, the Reflector for room in the queue
+	held := c.LockHeld()
+	for n := 0; n < events; n++ {
+		select {
+		case _, ok := <-slow.ResultChan():
+			if !ok {
+				t.Fatalf("the slow watcher was closed after %d of %d events, within its budget", n, events)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("the slow watcher got %d of %d events, then nothing for a minute once it read again", n, events)
+		}
+	}
+	<-fed
+	if held {
+		t.Errorf("while the dispatcher waited for a slow watcher and its queue was full, the cache's lock was held: " +
+			"every List and Watch would wait out the dispatcher's budget (a minute here). " +
+			"Queue the event for the dispatcher after letting go of the lock")
+	}
+}
+
 func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }
 
 func stressConfigMap(name string, rv int) *corev1.ConfigMap {

@@ -43,8 +43,11 @@ type swapper struct {
 // Checks that fail only sometimes (flaky) are searched apart, and each
 // swap runs the checks as many times in a row as their failure rate
 // calls for (swapRuns): a lucky pass would otherwise prove the wrong
-// exercise.
-func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string, flaky bool) error {
+// exercise. likely are exercises already proved culprits of other checks
+// (the solid ones, for the flaky): each is tried alone first, and the
+// search is only for the checks none of them settles (trial V searched
+// 84 s again for a flaky check the solid search had answered).
+func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string, flaky bool, likely []int) error {
 	gen, stubs := k.done, k.stubs
 	named := map[int]bool{} // exercises the open checks' frames point at
 	race := false
@@ -99,6 +102,10 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// as often as swapBudget allows, at least once.
 	repeat := min(swapRuns(rate), max(1, int(swapBudget/max(slowest, time.Millisecond))))
 	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags, repeat: repeat, flaky: flaky}
+	if err := sw.tryFirst(outcomes, likely, open, candidates); err != nil {
+		return err
+	}
+	open = slices.DeleteFunc(slices.Clone(open), func(t string) bool { return outcomes[t].located != NotLocated })
 	const few = 6
 	if len(open) <= few {
 		return sw.locate(outcomes, suspects, open, false)
@@ -128,9 +135,16 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 			found = append(found, o.culprit)
 		}
 	}
-	for _, id := range found {
+	return sw.tryFirst(outcomes, found, rest, candidates)
+}
+
+// tryFirst swaps each exercise of ids alone, in turn, for the checks
+// still unsettled that could have diverged in it: one run settles each
+// that passes.
+func (sw *swapper) tryFirst(outcomes map[string]*outcome, ids []int, checks []string, candidates map[string][]int) error {
+	for _, id := range ids {
 		var could []string
-		for _, t := range rest {
+		for _, t := range checks {
 			if slices.Contains(candidates[t], id) && outcomes[t].located == NotLocated {
 				could = append(could, t)
 			}

@@ -465,12 +465,18 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		}
 	}
 	if len(solid) > 0 {
-		if err := k.bisect(outcomes, solid, candidates, runs, env, quiet, flags, false); err != nil {
+		if err := k.bisect(outcomes, solid, candidates, runs, env, quiet, flags, false, nil); err != nil {
 			return err
 		}
 	}
 	if len(flaky) > 0 {
-		return k.bisect(outcomes, flaky, candidates, runs, env, quiet, flags, true)
+		var proved []int // the solid checks' culprits: a flaky check most likely diverged there too
+		for _, t := range solid {
+			if o := outcomes[t]; o.located.bySwap() && !slices.Contains(proved, o.culprit) {
+				proved = append(proved, o.culprit)
+			}
+		}
+		return k.bisect(outcomes, flaky, candidates, runs, env, quiet, flags, true, proved)
 	}
 	return nil
 }

@@ -369,6 +369,11 @@ func replayOvertakenEndsQuietly(t *testing.T) {
 			}
 			seen = append(seen, ev.RV)
 		case <-time.After(time.Minute): // on the bubble's clock: nothing more will come
+			if len(seen) > 0 && seen[len(seen)-1] < 203 {
+				t.Fatalf("the watch from resourceVersion 1 sent %d events, up to %v, and stopped there, as it should once the ring "+
+					"shrank to resourceVersions 203-402, but stayed open: its client never learns that it must watch again. "+
+					"End the watch there: the watcher's goroutine returns, and result is closed when it does", len(seen), tail(seen))
+			}
 			t.Fatalf("the watch from resourceVersion 1 sent %d events, up to %v, and stayed open, although the ring shrank to "+
 				"resourceVersions 203-402 before its client read them: replay the ring lazily, a chunk at a time, and end the "+
 				"watch quietly once the ring has moved past what it had still to send", len(seen), tail(seen))

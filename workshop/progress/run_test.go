@@ -88,6 +88,26 @@ func TestPlainFailureKeepsTheReason(t *testing.T) {
 	}
 }
 
+// TestPlainFailureFoldsProse: a test's long message is folded to the
+// report's width, wrapped, not cut; a diff keeps its layout.
+func TestPlainFailureFoldsProse(t *testing.T) {
+	long := "x_test.go:7: " + strings.Repeat("the watch stayed open although the ring moved past it ", 4)
+	diff := "      -  {Name: " + strings.Repeat("a", 90) + "}"
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	got, _ := k.plain("    " + long + "\n    " + diff + "\n")
+	for _, line := range strings.Split(strings.TrimSuffix(got, "\n"), "\n") {
+		if len(line) > reportWidth && !strings.Contains(line, "Name: ") {
+			t.Errorf("line wider than %d: %q", reportWidth, line)
+		}
+	}
+	if strings.Join(strings.Fields(got), " ") != strings.Join(strings.Fields("Failed: "+long+" "+diff), " ") {
+		t.Errorf("folding lost or changed text:\n%s", got)
+	}
+	if !strings.Contains(got, "\n  "+diff+"\n") {
+		t.Errorf("the indented diff line was not kept as it was:\n%s", got)
+	}
+}
+
 // setupCrash is a package whose TestScenarios stops the binary in its own
 // setup, before any scenario runs, as a stub called while a chapter's
 // scenarios start their server would; a test after it must still run.

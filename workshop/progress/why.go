@@ -9,6 +9,7 @@ import (
 	"sync"
 
 	"example.com/walkthrough/workshop/gotest"
+	"example.com/walkthrough/workshop/scenario"
 )
 
 // This file says why a test failed when the scenario harness's own report
@@ -396,7 +397,7 @@ func (k *code) plain(output string) (string, []int) {
 		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
 			continue
 		}
-		lines = append(lines, "  "+shorten(k.s.translate(strings.TrimPrefix(line, "    "))))
+		lines = append(lines, shorten(k.s.translate(strings.TrimPrefix(line, "    "))))
 	}
 	if len(lines) == 0 {
 		return "", nil
@@ -404,9 +405,29 @@ func (k *code) plain(output string) (string, []int) {
 	const head, tail = 4, 8
 	if len(lines) > head+tail+1 {
 		cut := len(lines) - head - tail
-		lines = append(append(lines[:head:head], fmt.Sprintf("  … (%d lines left out)", cut)), lines[len(lines)-tail:]...)
+		lines = append(append(lines[:head:head], fmt.Sprintf("… (%d lines left out)", cut)), lines[len(lines)-tail:]...)
 	}
-	return "Failed:\n" + strings.Join(lines, "\n") + "\n", nil
+	var b strings.Builder
+	b.WriteString("Failed:\n")
+	for _, line := range lines {
+		b.WriteString(foldProse(line))
+	}
+	return b.String(), nil
+}
+
+// reportWidth is the widest line a report should have (the runner's).
+const reportWidth = 80
+
+// foldProse lays one line of a test's output under the report's two-space
+// margin. A line of prose too wide for the report is folded, continuing
+// four spaces further in; one indented already (a diff, a dump) keeps its
+// layout.
+func foldProse(line string) string {
+	const margin, more = "  ", "      "
+	if len(margin+line) <= reportWidth || strings.HasPrefix(line, " ") || strings.HasPrefix(line, "\t") {
+		return margin + line + "\n"
+	}
+	return margin + strings.Join(scenario.Fold(line, reportWidth-len(more)), "\n"+more) + "\n"
 }
 
 // shorten cuts the middle out of a very long line, such as a whole Pod a

@@ -183,7 +183,12 @@ func oneLine(s string) bool { return !strings.Contains(strings.TrimSuffix(s, "\n
 // wrap folds text to fit 80 columns after a 12-column label, continuing
 // each line with prefix.
 func wrap(text, prefix string) string {
-	const width = 80 - 12
+	return strings.Join(Fold(text, 80-12), "\n"+prefix)
+}
+
+// Fold breaks text at spaces into lines of at most width columns (a word
+// longer than width keeps a line of its own: never cut).
+func Fold(text string, width int) []string {
 	var lines []string
 	line := ""
 	for _, word := range strings.Fields(text) {
@@ -194,8 +199,7 @@ func wrap(text, prefix string) string {
 		}
 		line = strings.TrimSpace(line + " " + word)
 	}
-	lines = append(lines, line)
-	return strings.Join(lines, "\n"+prefix)
+	return append(lines, line)
 }
 
 // firstLine is a command's first line: a step's input is not repeated.

@@ -101,6 +101,9 @@ type Chapter struct {
 	// Tests maps each scenario and stress test (its full test name) to
 	// whether it passed.
 	Tests map[string]bool
+	// NotRun names the checks of Tests that never ran: the binary
+	// stopped before them, or has no such test.
+	NotRun map[string]bool
 	// Only is Options.Only: when not 0, only that exercise's result is
 	// whole; the others' checks mostly did not run.
 	Only int
@@ -450,7 +453,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err := k.culprits(outcomes, blame, tagged, onTrack, suspect, func(id int) bool { return stubbed[id] }, env, quiet, flags); err != nil {
 		return nil, err
 	}
-	out.Tests = res.Passed
+	out.Tests, out.NotRun = res.Passed, res.NotRun
 	for _, ex := range exercises {
 		e := judge(c.Name, ex, tagged[ex.ID], outcomes, blame)
 		// Its checks: those tagged with it, and those that diverged in

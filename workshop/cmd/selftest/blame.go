@@ -28,7 +28,8 @@ type blameRun struct {
 	mu      sync.Mutex
 	measure progress.Blame // test → the exercises whose stub made it fail
 	tests   map[string]bool
-	missing []int // exercises whose run gave no result
+	ran     map[string]bool // tests that ran in some run: the others are gone from the code
+	missing []int           // exercises whose run gave no result
 }
 
 func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*blameRun, error) {
@@ -40,7 +41,7 @@ func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*
 	if err != nil {
 		return nil, err
 	}
-	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, together: together}
+	b := &blameRun{c: c, record: record, file: file, measure: progress.Blame{}, tests: map[string]bool{}, ran: map[string]bool{}, together: together}
 	for _, e := range exercises {
 		b.missing = append(b.missing, e.ID)
 	}
@@ -50,8 +51,9 @@ func newBlameRun(c chapters.Chapter, exercises []exgen.Exercise, record bool) (*
 	return b, nil
 }
 
-// failed records the tests that failed with exercise id alone stubbed.
-func (b *blameRun) failed(id int, tests map[string]bool) {
+// failed records the tests that failed with exercise id alone stubbed;
+// notRun, those of them that never ran.
+func (b *blameRun) failed(id int, tests, notRun map[string]bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.missing = slices.DeleteFunc(b.missing, func(n int) bool { return n == id })
@@ -60,6 +62,7 @@ func (b *blameRun) failed(id int, tests map[string]bool) {
 			continue
 		}
 		b.tests[test] = true
+		b.ran[test] = b.ran[test] || !notRun[test]
 		if !passed {
 			b.measure[test] = append(b.measure[test], id)
 		}
@@ -82,6 +85,13 @@ func (b *blameRun) finish() string {
 		return fmt.Sprintf("no result for exercises %v (see their checks above)", b.missing)
 	}
 	for test := range b.tests {
+		if b.record && !b.ran[test] {
+			// Listed by the old blame file, run by no stub's run: a test
+			// renamed or removed since (its line would fail every
+			// exercise).
+			delete(b.measure, test)
+			continue
+		}
 		if b.measure[test] == nil {
 			b.measure[test] = []int{}
 		}

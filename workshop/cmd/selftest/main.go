@@ -409,7 +409,7 @@ func onlyStub(c chapters.Chapter, id int, blame *blameRun) string {
 	if res == nil {
 		return why
 	}
-	blame.failed(id, res.Tests)
+	blame.failed(id, res.Tests, res.NotRun)
 	var wrong []string
 	for _, e := range res.Exercises {
 		switch {

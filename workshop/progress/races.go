@@ -4,6 +4,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"go/types"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -78,14 +79,18 @@ func raceReports(output string) []string {
 // innermost function literal around a line is its function: a goroutine
 // does not hold the lock of the function that started it. A lock a method
 // of another type holds (the processor's, while it calls into a listener's
-// sync tracker) guards that type's fields, not the ones the access is to:
-// the 04 trial read "under a lock" for a tracker's count written with no
-// lock of the tracker's, and was sent to the processor.
+// sync tracker) guards that type's fields, not the ones the access is to,
+// when that type has a lock of its own: the 04 trial read "under a lock"
+// for a tracker's count written with no lock of the tracker's, and was
+// sent to the processor. A type with no lock (03's storeIndex) is guarded
+// by its caller's (the store's): the 03 blank trial was told its Update,
+// which held the store's lock, held none.
 func (k *code) underLock(frames []frame) (held, readOnly bool, holder frame) {
 	owner := receiverOf(frames[0].fn)
+	k.takersOnce.Do(k.readTakers)
 	for _, f := range frames {
 		if lock, read := k.lockAt(f); lock != "" {
-			if recv := receiverOf(f.fn); owner != "" && recv != "" && recv != owner {
+			if recv := receiverOf(f.fn); owner != "" && recv != "" && recv != owner && k.lockOwners[owner] {
 				return false, false, frame{}
 			}
 			return true, read, f
@@ -213,10 +218,31 @@ func (k *code) shouldHaveLocked(mine []frame) frame {
 }
 
 // readTakers reads which functions of the reference (the generated copy
-// with every exercise done) call Lock or RLock in their own body.
+// with every exercise done) call Lock or RLock in their own body, and
+// which types have a lock of their own: a field whose type names a mutex
+// or a lock (sync.Mutex, sync.RWMutex, 07's cacheLock).
 func (k *code) readTakers() {
-	k.takers = map[string]bool{}
+	k.takers, k.lockOwners = map[string]bool{}, map[string]bool{}
 	k.eachReferenceFile(func(src []byte) {
+		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
+			ast.Inspect(f, func(n ast.Node) bool {
+				if _, fn := n.(*ast.FuncDecl); fn {
+					return false
+				}
+				spec, ok := n.(*ast.TypeSpec)
+				if !ok {
+					return true
+				}
+				if st, ok := spec.Type.(*ast.StructType); ok {
+					for _, field := range st.Fields.List {
+						if name := strings.ToLower(types.ExprString(field.Type)); strings.Contains(name, "mutex") || strings.Contains(name, "lock") {
+							k.lockOwners[spec.Name.Name] = true
+						}
+					}
+				}
+				return false
+			})
+		}
 		_, fns := funcDecls(src)
 		for _, fd := range fns {
 			ast.Inspect(fd.Body, func(n ast.Node) bool {

@@ -108,6 +108,40 @@ func TestRaceBlamesTheCallerThatShouldLock(t *testing.T) {
 	}
 }
 
+// A type with no lock of its own (03's storeIndex) is guarded by its
+// caller's: a write in it, called from a store method holding the
+// store's lock, ran under a lock (the 03 blank trial was told its Update
+// held none). A type with its own lock (04's syncTracker) is guarded by
+// that lock only.
+func TestRaceInAnUnlockedTypeUnderItsCallersLock(t *testing.T) {
+	report := strings.Replace(raceReport, `  example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update()
+      /w/03-indexer/store.go:57 +0x53`, `  example.com/walkthrough/03-indexer.(*storeIndex).updateOne()
+      /w/03-indexer/index.go:9 +0x53
+  example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update()
+      /w/03-indexer/store.go:57 +0x53`, 1)
+	index := []byte("package indexer\n\ntype storeIndex struct {\n\tindices map[string]any\n}\n\nfunc (i *storeIndex) updateOne() {\n\n\ti.indices[\"k\"] = 1\n}\n")
+	locked := strings.Replace(string(storeSource()), "obj any) {\n\n", "obj any) {\n\ts.mu.Lock()\n", 1) // line 56, before the write at 57
+	for _, ownLock := range []bool{false, true} {
+		k := testCode()
+		k.s.yours["/w/03-indexer/index.go"] = "03-indexer/exercise/index.go"
+		k.funcs["storeIndex.updateOne"] = 5
+		k.s.files = map[string][]byte{"store.go": []byte(locked), "index.go": index}
+		decl := "type storeIndex struct{ indices map[string]any }"
+		if ownLock {
+			decl = "type storeIndex struct{ mu sync.Mutex; indices map[string]any }"
+		}
+		k.done = map[string][]byte{"exercise/index.go": []byte("package indexer\n\n" + decl + "\n")}
+		text, _, _ := k.raced(report)
+		under := strings.Contains(text, "write in storeIndex.updateOne (exercise 5), under a lock")
+		if under == ownLock {
+			t.Errorf("storeIndex with a lock of its own %v: the write read as under a lock %v, want %v:\n%s", ownLock, under, !ownLock, text)
+		}
+		if !ownLock && strings.Contains(text, "which holds no lock there") {
+			t.Errorf("Update holds the store's lock, yet the report says it holds none:\n%s", text)
+		}
+	}
+}
+
 func TestLockedAt(t *testing.T) {
 	src := []byte(`package p
 

@@ -46,10 +46,12 @@ type code struct {
 	// check for every stuck or left-out test's report.
 	keepersOnce sync.Once
 	kept        []keeper
-	// The functions whose reference code takes a lock, read once per
-	// check for every race's report (lockTakers).
+	// The functions whose reference code takes a lock, and the types
+	// with a lock of their own, read once per check for every race's
+	// report (readTakers).
 	takersOnce sync.Once
 	takers     map[string]bool
+	lockOwners map[string]bool
 	// The functions of yours that let go of their caller's lock for good
 	// (releasers), read once per check for a crash's report.
 	releasersOnce sync.Once

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 	"time"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -342,25 +343,28 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 		// in (a crash, a test stuck) ends the reruns there: the count is
 		// cut short, not low, and the check is solid (the 02 trial's
 		// Close without a Broadcast read "failed 2 of 11 runs").
-		fails := res.Fails[t]
+		fails, runs := res.Fails[t], n
+		if strings.HasPrefix(t, "Example") {
+			runs = 1 // go test runs an example once, whatever -count says
+		}
 		cutShort := !res.Passed[t] && (fails == 0 || res.CrashOf[t] != "" || res.DumpOf[t] != "")
 		if cutShort {
-			fails = n
+			fails = runs
 		}
-		o.failRate = float64(fails+1) / float64(n+1)
+		o.failRate = float64(fails+1) / float64(runs+1)
 		if cutShort {
 			// How often it stops the binary is not known (the 04 trial's
 			// lost Broadcast hung most runs, not all): swaps are repeated
 			// as for a check that fails often, not always.
 			o.failRate = 0.99
 		}
-		if fails >= n {
+		if fails >= runs {
 			solid = append(solid, t)
 			continue
 		}
 		flaky = append(flaky, t)
 		o.located = Flaky
-		o.report += indentReason(fmt.Sprintf("Flaky:    it failed %d of %d runs with your code unchanged: your code fails it\n", fails+1, n+1) +
+		o.report += indentReason(fmt.Sprintf("Flaky:    it failed %d of %d runs with your code unchanged: your code fails it\n", fails+1, runs+1) +
 			"          only sometimes, as the goroutines happen to run (a lock missing where\n" +
 			"          the race detector did not look, a wait that is not one, an order taken\n" +
 			"          for granted, a check then an act under two locks), or as the clock\n" +

@@ -16,6 +16,14 @@ import (
 // others in while it works, as RealFIFO.processLocked does) and never took
 // it back.
 
+// unlockedFree reports whether a crash is an Unlock or RUnlock that found
+// its lock free: "sync: unlock of unlocked mutex", "sync: RUnlock of
+// unlocked RWMutex", "sync: Unlock of unlocked RWMutex" (the 03 trial's
+// RUnlock twice got no Twice: line).
+func unlockedFree(crash string) bool {
+	return strings.Contains(strings.ToLower(crash), "unlock of unlocked")
+}
+
 // releaser is a function of yours that unlocks a lock it did not take and
 // does not take it again.
 type releaser struct {

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -85,6 +86,30 @@ func TestPlainFailureKeepsTheReason(t *testing.T) {
 	got, _ := k.plain(out.String())
 	if !strings.Contains(got, "want MODIFIED DELETED") || !strings.Contains(got, "(19 lines left out)") || strings.Count(got, "\n") != 14 {
 		t.Errorf("plain report:\n%s", got)
+	}
+}
+
+// TestExampleFailureShowsBothOutputs: an example's got and want are
+// shown whole, whatever their length, so the differing lines are there.
+func TestExampleFailureShowsBothOutputs(t *testing.T) {
+	out := "--- FAIL: ExampleQueue (0.00s)\ngot:\n"
+	for i := range 9 {
+		out += fmt.Sprintf("line %d\n", i)
+	}
+	out += "adds: 0\nwant:\n"
+	for i := range 9 {
+		out += fmt.Sprintf("line %d\n", i)
+	}
+	out += "adds: 4\nFAIL\n"
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	got, _ := k.plain(out)
+	for _, want := range []string{"\n  got:\n", "adds: 0", "\n  want:\n", "adds: 4"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "left out") {
+		t.Errorf("an example's output was cut:\n%s", got)
 	}
 }
 

@@ -789,3 +789,18 @@ func TestBuildFailureSaysTheSameCheck(t *testing.T) {
 		t.Errorf("after check 05 2 failed to build, the next step is not check 05 2:\n%s", got)
 	}
 }
+
+// Every check passing with a function that can return holding a lock is
+// not "Every exercise passes": the next step is that path (the 03 blank
+// trial's ByIndex kept its read lock on an error return, and was sent on
+// to chapter 04).
+func TestAllPassWithAKeptLockSaysFixIt(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	c := chapters.Chapter{Name: "03-indexer", Dir: "03-indexer"}
+	r.allPass(&result{c: c, res: &progress.Chapter{Unreleased: []progress.KeptLock{{What: "ThreadSafeStore.ByIndex (exercise 6) returns still holding s.mu", Where: "03-indexer/exercise/store.go:155"}}}})
+	got := out.String()
+	if strings.Contains(got, "Every exercise of") || !strings.Contains(got, "the warning above is a bug") || !strings.Contains(got, "check 03") {
+		t.Errorf("all checks pass but a lock is kept:\n%s", got)
+	}
+}

@@ -171,6 +171,7 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			// other exercises' code too: say what they found there
 			// (the 01 trial learned of two failures a check later).
 			r.next(fmt.Sprintf("Its checks also failed in your code of %s; to see why:", exercisesNamed(others)), r.checkCmd(x.c, others[0]))
+			return nil // that is the next step (the 03 trial was then sent on to exercise 1, which passed)
 		}
 		var n progress.Exercise
 		var ok bool

@@ -36,8 +36,18 @@ func (b kept) why() string {
 // one before they write). With which "" it lists the chapter's backups,
 // newest first, and asks which one; which is a backup's name or its
 // number in that list. It asks before writing, and backs up the files it
-// replaces first, so a restore can be undone by another.
+// replaces first, so a restore can be undone by another. With chapter ""
+// it is the chapter of the newest backup (the 03 trial typed a bare
+// restore).
 func (r *Runner) Restore(chapter, which string) error {
+	if chapter == "" {
+		backups := LoadState(r.Root).Backups
+		if len(backups) == 0 {
+			r.say("", fmt.Sprintf("There is no backup yet. reset, core, deep, blank and `make exercises FORCE=1` keep one in %s before they write.", filepath.ToSlash(BackupsDir)))
+			return nil
+		}
+		chapter = backups[len(backups)-1].Chapter
+	}
 	c, err := r.chapter(chapter)
 	if err != nil {
 		return err

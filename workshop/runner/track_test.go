@@ -103,7 +103,7 @@ func TestStartCoreRestore(t *testing.T) {
 
 	r.Yes = false
 	r.In = strings.NewReader("1\ny\n")
-	must(t, r.Restore("03", ""))
+	must(t, r.Restore("", "")) // a bare restore: the chapter backed up last
 	got = out.take()
 	fits(t, "restore 03", got)
 	contains(t, "restore 03", got, "Backups of 03-indexer, newest first:", "1  20261124-144", "before core 03", "2  20261124-144", "before deep 03",

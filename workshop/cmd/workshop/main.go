@@ -15,7 +15,7 @@
 //	deep CH           take on a chapter's deep track too
 //	blank CH          every exercise of both tracks stubbed at once
 //	core CH           put a chapter's core track back
-//	restore CH [B]    put back a backup the commands above kept
+//	restore [CH [B]]  put back a backup the commands above kept
 //
 // The work is done by package runner; this file only reads the command line.
 package main
@@ -63,8 +63,9 @@ const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
   core CH           put the core track of chapter CH back: the deep
                     exercises' code is written for you again, your core work
                     stays (asks first, keeps a backup)
-  restore CH [B]    list the backups of chapter CH, newest first, and put one
-                    back (asks first, and backs up what it replaces)
+  restore [CH [B]]  list the backups of chapter CH (without CH, of the chapter
+                    backed up last), newest first, and put one back (asks
+                    first, and backs up what it replaces)
 
 flags (before or after the command):
   --mine            build each chapter on your own earlier chapters instead of
@@ -187,9 +188,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 			err = r.Start(words[0], optional(words, 1))
 		}
 	case "restore":
-		err = want(words, 1, 2, "restore CH [BACKUP]")
+		err = want(words, 0, 2, "restore [CH [BACKUP]]")
 		if err == nil {
-			err = r.Restore(words[0], optional(words, 1))
+			err = r.Restore(optional(words, 0), optional(words, 1))
 		}
 	case "watch":
 		err = want(words, 0, 0, "watch")

@@ -219,28 +219,25 @@ func (k *code) shouldHaveLocked(mine []frame) frame {
 
 // readTakers reads which functions of the reference (the generated copy
 // with every exercise done) call Lock or RLock in their own body, and
-// which types have a lock of their own: a field whose type names a mutex
-// or a lock (sync.Mutex, sync.RWMutex, 07's cacheLock).
+// which types have a lock of their own: a field of type sync.Mutex,
+// sync.RWMutex, or a type of the package that embeds one (07's
+// cacheLock).
 func (k *code) readTakers() {
 	k.takers, k.lockOwners = map[string]bool{}, map[string]bool{}
+	fields := map[string][]*ast.Field{} // struct type → its fields
 	k.eachReferenceFile(func(src []byte) {
 		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
 			ast.Inspect(f, func(n ast.Node) bool {
 				if _, fn := n.(*ast.FuncDecl); fn {
 					return false
 				}
-				spec, ok := n.(*ast.TypeSpec)
-				if !ok {
-					return true
-				}
-				if st, ok := spec.Type.(*ast.StructType); ok {
-					for _, field := range st.Fields.List {
-						if name := strings.ToLower(types.ExprString(field.Type)); strings.Contains(name, "mutex") || strings.Contains(name, "lock") {
-							k.lockOwners[spec.Name.Name] = true
-						}
+				if spec, ok := n.(*ast.TypeSpec); ok {
+					if st, ok := spec.Type.(*ast.StructType); ok {
+						fields[spec.Name.Name] = st.Fields.List
 					}
+					return false
 				}
-				return false
+				return true
 			})
 		}
 		_, fns := funcDecls(src)
@@ -253,4 +250,23 @@ func (k *code) readTakers() {
 			})
 		}
 	})
+	lockType := func(e ast.Expr) string { return strings.TrimPrefix(types.ExprString(e), "*") }
+	locks := map[string]bool{"sync.Mutex": true, "sync.RWMutex": true}
+	for grown := true; grown; { // a type embedding a lock is one
+		grown = false
+		for name, list := range fields {
+			for _, f := range list {
+				if len(f.Names) == 0 && locks[lockType(f.Type)] && !locks[name] {
+					locks[name], grown = true, true
+				}
+			}
+		}
+	}
+	for name, list := range fields {
+		for _, f := range list {
+			if locks[lockType(f.Type)] {
+				k.lockOwners[name] = true
+			}
+		}
+	}
 }

@@ -172,9 +172,12 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 2 Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass
-	// exercise:hint Read the current object; if the client's resourceVersion is set and differs,
-	//   409. Put with a Compare on the ModRevision you read, and retry from the read when the
-	//   compare fails.
+	// exercise:hint Update reads the current object; a resourceVersion the client set that
+	//   differs is a 409; Put with a Compare on the ModRevision you read, and retry from the read
+	//   when the compare fails (Delete likewise). A LIST or WATCH is validated first (validate
+	//   puts every fault in one 422); isWatch reads ?watch= as apimachinery reads a bool (only 0
+	//   and false, in any case, are false); a LIST at a version waits for etcd to reach it
+	//   (awaitRevision), else the 504 of tooLargeResourceVersion.
 	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs) with every
 	//   fault. A list: on resourceVersionMatch, field.Forbidden "resourceVersionMatch is forbidden
 	//   unless resourceVersion is provided", "resourceVersionMatch is forbidden when continue is
@@ -262,8 +265,9 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
 	// exercise:end 2
 }
 
-// isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
-// ?watch=yes both watch, as in kube-apiserver).
+// isWatch is ?watch= with any value but "0" and "false" in any case (so
+// ?watch= and ?watch=yes both watch and ?watch=False does not, as
+// apimachinery reads a query's bool in kube-apiserver).
 func isWatch(q map[string][]string) bool {
 	// exercise:begin 2
 	v, ok := q["watch"]

@@ -145,10 +145,11 @@ func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
 	panic(todo.Exercise("07-watchserver", 2, "Server.delete"))
 }
 
-// isWatch is ?watch= with any value but "0" and "false" (so ?watch= and
-// ?watch=yes both watch, as in kube-apiserver).
+// isWatch is ?watch= with any value but "0" and "false" in any case (so
+// ?watch= and ?watch=yes both watch and ?watch=False does not, as
+// apimachinery reads a query's bool in kube-apiserver).
 func isWatch(q map[string][]string) bool {
-	// Exercise 2: isWatch is ?watch= with any value but "0" and "false".
+	// Exercise 2: isWatch is ?watch= with any value but "0" and "false" in any case.
 	panic(todo.Exercise("07-watchserver", 2, "isWatch"))
 }
 

@@ -114,3 +114,24 @@ func validate(match string) error {
 		t.Errorf("ids = %v (%v), want none: a compared literal writes nothing", ids, found)
 	}
 }
+
+// A one-word literal (an enum value the reference names by its constant)
+// is no evidence in a plain test's output, where every request line that
+// carries it counts (the 07 trial's []string{"Exact", "NotOlderThan", ""}
+// in validate was blamed for three bugs of other exercises); a phrase
+// still is.
+func TestAOneWordLiteralIsNoEvidenceInAPlainTest(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte(`package watchserver
+
+func validate(match string) []string {
+	return []string{"Exact", "NotOlderThan", "resourceVersionMatch is forbidden here"}
+}
+`)
+	if found, ids := k.textOwners("    list_test.go:40: GET /api?resourceVersionMatch=NotOlderThan: watch ended early\n"); len(ids) != 0 {
+		t.Errorf("ids = %v (%v), want none: one word in a plain test's output", ids, found)
+	}
+	if _, ids := k.textOwners("    list_test.go:40: 422: resourceVersionMatch is forbidden here\n"); len(ids) == 0 {
+		t.Errorf("a phrase of validate's in a plain test's output was not put on it")
+	}
+}

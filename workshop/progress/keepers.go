@@ -379,7 +379,8 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 				caller := theirs[0]
 				fmt.Fprintf(b, "          Held:     %s waits (%s) while %s is held,\n"+
 					"            taken in %s: whoever waits for the lock waits for\n"+
-					"            that call. Let the lock go before a call that may block.\n            %s\n",
+					"            that call. Either what it waits for should be there (is the\n"+
+					"            goroutine that takes it running yet?), or let the lock go first.\n            %s\n",
 					k.function(caller), state, lock, k.function(f), k.path(caller))
 				if id := k.owner(caller); id != 0 {
 					return []int{id}, funcKey(caller.fn, k.pkg)

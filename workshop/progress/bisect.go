@@ -106,7 +106,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	if err := sw.tryFirst(outcomes, likely, open, candidates); err != nil {
 		return err
 	}
-	open = slices.DeleteFunc(slices.Clone(open), func(t string) bool { return outcomes[t].located != NotLocated })
+	open = slices.DeleteFunc(slices.Clone(open), func(t string) bool { return outcomes[t].located.settled() })
 	const few = 6
 	if len(open) <= few {
 		return sw.locate(outcomes, suspects, open, false)
@@ -117,12 +117,12 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	var rest []string // the checks no settled check answers for
 	for _, t := range open[few:] {
 		for _, settled := range open[:few] {
-			if o := outcomes[settled]; o.located != NotLocated && slices.Equal(candidates[t], candidates[settled]) {
+			if o := outcomes[settled]; o.located.settled() && slices.Equal(candidates[t], candidates[settled]) {
 				outcomes[t].culprit, outcomes[t].located = o.culprit, o.located
 				break
 			}
 		}
-		if outcomes[t].located == NotLocated {
+		if !outcomes[t].located.settled() {
 			rest = append(rest, t)
 		}
 	}
@@ -146,7 +146,7 @@ func (sw *swapper) tryFirst(outcomes map[string]*outcome, ids []int, checks []st
 	for _, id := range ids {
 		var could []string
 		for _, t := range checks {
-			if slices.Contains(candidates[t], id) && outcomes[t].located == NotLocated {
+			if slices.Contains(candidates[t], id) && !outcomes[t].located.settled() {
 				could = append(could, t)
 			}
 		}

@@ -74,3 +74,14 @@ func TestARepeatedTestFailsIfAnyRunFailed(t *testing.T) {
 		t.Errorf("TestFlaky failed its first of 3 runs, yet: passed %v (recorded %v)", passed, ok)
 	}
 }
+
+// A check confirm marked Flaky is still to be searched: only a proof
+// settles it (the flaky search had dropped every flaky check as settled,
+// leaving each on the exercise it is tagged with).
+func TestOnlyAProofSettlesACheck(t *testing.T) {
+	for p, want := range map[Proof]bool{NotLocated: false, Flaky: false, ByFrames: true, OnlySuspect: true, BySwap: true, FlakyBySwap: true} {
+		if p.settled() != want {
+			t.Errorf("%v settled = %v, want %v", p, p.settled(), want)
+		}
+	}
+}

@@ -89,6 +89,11 @@ const (
 // often as it had to, with the reference's code of the exercise in place.
 func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
 
+// settled says whether a check's culprit is found: by any proof, not
+// merely marked flaky (confirm's Flaky, which the search must still take
+// up) or not yet looked for.
+func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
+
 func (p Proof) String() string {
 	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap"}[p]
 }

@@ -41,6 +41,7 @@ func TestStress(t *testing.T) {
 	}
 	scenario.Stress(t, 4, "blocked-handler-delays-nobody", func(t *testing.T) { blockedHandlerDoesNotDelayOthers(t, impls[name]) })
 	scenario.Stress(t, 16, "no-goroutine-after-shutdown", func(t *testing.T) { noGoroutineAfterShutdown(t, impls[name]) })
+	scenario.Stress(t, 16, "started-twice-at-once", func(t *testing.T) { startedTwiceAtOnce(t, impls[name]) })
 	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
 	// These four call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
@@ -57,6 +58,7 @@ func TestStress(t *testing.T) {
 		t.Run("client-go", func(t *testing.T) {
 			blockedHandlerDoesNotDelayOthers(t, impls[scenario.ClientGo])
 			noGoroutineAfterShutdown(t, impls[scenario.ClientGo])
+			startedTwiceAtOnce(t, impls[scenario.ClientGo])
 			lateHandlerJoinsWhileEventsFlow(t, impls[scenario.ClientGo])
 		})
 	}
@@ -238,6 +240,49 @@ func noGoroutineAfterShutdown(t *testing.T, im impl) {
 		synctest.Wait()
 		if left := bubbleGoroutines(); left != "" {
 			t.Errorf("goroutines left after Shutdown:\n%s", left)
+		}
+	})
+}
+
+// startedTwiceAtOnce: two goroutines start the same factory at the same
+// moment (two controllers' Run, each starting the factory it was given).
+// The factory's record of what it started is one map: each Start reads and
+// writes it under the factory's lock, so each informer runs once, lists
+// once, and both are waited for.
+func startedTwiceAtOnce(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		const rounds = 10
+		for r := range rounds {
+			f := im.NewFactory(0, factoryOptions{})
+			pods, cms := newScriptedLW("pods"), newScriptedLW("configmaps")
+			f.InformerFor("pods", pods)
+			f.InformerFor("configmaps", cms)
+			stop, begin := make(chan struct{}), make(chan struct{})
+			var wg sync.WaitGroup
+			for range 2 {
+				wg.Go(func() {
+					<-begin
+					f.Start(stop)
+				})
+			}
+			close(begin)
+			wg.Wait()
+			synced := f.WaitForCacheSync(stop)
+			synctest.Wait()
+			pods.mu.Lock()
+			podLists := pods.lists
+			pods.mu.Unlock()
+			cms.mu.Lock()
+			cmLists := cms.lists
+			cms.mu.Unlock()
+			close(stop)
+			f.Shutdown()
+			if len(synced) != 2 || !synced["*v1.Pod"] || !synced["*v1.ConfigMap"] {
+				t.Fatalf("round %d: two Starts at once, then WaitForCacheSync = %v, want both informers synced", r+1, synced)
+			}
+			if podLists != 1 || cmLists != 1 {
+				t.Fatalf("round %d: two Starts at once listed pods %d times and configmaps %d times: each informer should run once", r+1, podLists, cmLists)
+			}
 		}
 	})
 }

@@ -212,13 +212,15 @@ func watcherGauge() (float64, bool) {
 	return 0, false
 }
 
-// waitGauge waits until etcd's watcher gauge reads want.
-func waitGauge(t testing.TB, want float64) {
+// waitGauge waits until etcd's watcher gauge reads want; when it does
+// not, the test fails saying what the watchers counted were (what) and,
+// where one was given, what would leave the count wrong (why).
+func waitGauge(t testing.TB, want float64, what, why string) {
 	t.Helper()
 	deadline := time.Now().Add(20 * time.Second) // generous: only a failure waits it out
 	for etcdWatchers(t) != want {
 		if time.Now().After(deadline) {
-			t.Fatalf("etcd watchers: %v, want %v", etcdWatchers(t), want)
+			t.Fatalf("etcd has %v watchers after 20s, want %v: %s.\n%s", etcdWatchers(t), want, what, why)
 		}
 		time.Sleep(5 * time.Millisecond)
 	}
@@ -237,7 +239,9 @@ func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
 	s := startServer(t, ws.CacheOptions{})
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	waitGauge(t, before+1) // the cache's own
+	waitGauge(t, before+1, "the cache's own watch of etcd, and no other",
+		"The cache watches etcd once (Cache.Run, exercise 4); a second watch is one started while\n"+
+			"the first one stayed open: WatchEtcd's watch ends with its context (exercise 3).")
 	for _, n := range []int{1, 10, 100, 1000} {
 		var ws_ []ws.Watcher
 		for range n {
@@ -260,9 +264,11 @@ func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
 		for range n {
 			ws.WatchEtcd(dctx, s.etcd.Client, s.cache.RV())
 		}
-		waitGauge(t, before+float64(1+n))
+		waitGauge(t, before+float64(1+n), fmt.Sprintf("the cache's watch and %d direct WatchEtcd calls", n),
+			"Each WatchEtcd call is one etcd watch (exercise 3).")
 		dcancel()
-		waitGauge(t, before+1)
+		waitGauge(t, before+1, fmt.Sprintf("the cache's watch, after the context of %d direct WatchEtcd calls ended", n),
+			"WatchEtcd's etcd watch ends with its context: pass it to client.Watch (exercise 3).")
 	}
 }
 

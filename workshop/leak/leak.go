@@ -38,13 +38,16 @@ var background = []string{
 	"net/http.(*persistConn).writeLoop",
 }
 
+// Header starts the report of a leak: the runner reads the dump after it.
+const Header = "leak: goroutines still running after every test passed; a Stop or ShutDown did not stop them:"
+
 // VerifyTestMain runs the tests, then fails the binary if any goroutine
 // of the code under test is still running once they pass.
 func VerifyTestMain(m *testing.M) {
 	code := m.Run()
 	if code == 0 {
 		if left := Find(5 * time.Second); left != "" {
-			fmt.Fprintf(os.Stderr, "leak: goroutines still running after every test passed; a Stop or ShutDown did not stop them:\n\n%s\n", left)
+			fmt.Fprintf(os.Stderr, "%s\n\n%s\n", Header, left)
 			code = 1
 		}
 	}

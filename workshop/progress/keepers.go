@@ -382,12 +382,31 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 					"            that call. Either what it waits for should be there (is the\n"+
 					"            goroutine that takes it running yet?), or let the lock go first.\n            %s\n",
 					k.function(caller), state, lock, k.function(f), k.path(caller))
-				if id := k.owner(caller); id != 0 {
-					return []int{id}, funcKey(caller.fn, k.pkg)
-				}
-				return nil, ""
+				return k.heldBlame(f, caller)
 			}
 		}
+	}
+	return nil, ""
+}
+
+// heldBlame is whom a Held: report blames: the function that waits while
+// holding the lock (waiter) is proof only when the one that took the lock
+// (holder) is of the same exercise, or of none. When they differ, either
+// may have diverged: a holder that should not hold the lock across the
+// call, or that never started the goroutine the call waits for (the 04
+// trial's processor that never ran a listener, whose add then blocked
+// under distribute's lock: the blame went to the listener, exercise 2);
+// or a waiter that should not wait. Both are suspects, the holder first,
+// and a swap decides.
+func (k *code) heldBlame(holder, waiter frame) (owners []int, culprit string) {
+	h, w := k.owner(holder), k.owner(waiter)
+	switch {
+	case w != 0 && (h == 0 || h == w):
+		return []int{w}, funcKey(waiter.fn, k.pkg)
+	case w != 0:
+		return []int{h, w}, ""
+	case h != 0:
+		return []int{h}, funcKey(holder.fn, k.pkg)
 	}
 	return nil, ""
 }

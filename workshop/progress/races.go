@@ -226,28 +226,31 @@ func (k *code) readTakers() {
 	k.takers, k.lockOwners = map[string]bool{}, map[string]bool{}
 	fields := map[string][]*ast.Field{} // struct type → its fields
 	k.eachReferenceFile(func(src []byte) {
-		if f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution); err == nil {
-			ast.Inspect(f, func(n ast.Node) bool {
-				if _, fn := n.(*ast.FuncDecl); fn {
-					return false
-				}
-				if spec, ok := n.(*ast.TypeSpec); ok {
-					if st, ok := spec.Type.(*ast.StructType); ok {
-						fields[spec.Name.Name] = st.Fields.List
-					}
-					return false
-				}
-				return true
-			})
+		f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+		if err != nil {
+			return
 		}
-		_, fns := funcDecls(src)
-		for _, fd := range fns {
-			ast.Inspect(fd.Body, func(n ast.Node) bool {
-				if name, _, ok := lockMethod(n); ok && (name == "Lock" || name == "RLock") {
-					k.takers[exgen.FuncKey(fd)] = true
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.GenDecl: // the struct types, with their fields
+				for _, spec := range d.Specs {
+					if ts, ok := spec.(*ast.TypeSpec); ok {
+						if st, ok := ts.Type.(*ast.StructType); ok {
+							fields[ts.Name.Name] = st.Fields.List
+						}
+					}
 				}
-				return true
-			})
+			case *ast.FuncDecl: // the functions that take a lock themselves
+				if d.Body == nil {
+					continue
+				}
+				ast.Inspect(d.Body, func(n ast.Node) bool {
+					if name, _, ok := lockMethod(n); ok && (name == "Lock" || name == "RLock") {
+						k.takers[exgen.FuncKey(d)] = true
+					}
+					return true
+				})
+			}
 		}
 	})
 	lockType := func(e ast.Expr) string { return strings.TrimPrefix(types.ExprString(e), "*") }

@@ -31,6 +31,16 @@ func (b kept) why() string {
 	return "before " + b.Why
 }
 
+// noBackup says there is no backup yet, of chapter or ("") of any, and
+// which commands keep one.
+func (r *Runner) noBackup(chapter string) {
+	of := ""
+	if chapter != "" {
+		of = " of " + chapter
+	}
+	r.say("", fmt.Sprintf("There is no backup%s yet. reset, core, deep, blank and `make exercises FORCE=1` keep one in %s before they write.", of, filepath.ToSlash(BackupsDir)))
+}
+
 // Restore puts back the files of a chapter that a backup kept (reset,
 // core, deep, blank, restore itself and `make exercises FORCE=1` keep
 // one before they write). With which "" it lists the chapter's backups,
@@ -43,7 +53,7 @@ func (r *Runner) Restore(chapter, which string) error {
 	if chapter == "" {
 		backups := LoadState(r.Root).Backups
 		if len(backups) == 0 {
-			r.say("", fmt.Sprintf("There is no backup yet. reset, core, deep, blank and `make exercises FORCE=1` keep one in %s before they write.", filepath.ToSlash(BackupsDir)))
+			r.noBackup("")
 			return nil
 		}
 		chapter = backups[len(backups)-1].Chapter
@@ -57,7 +67,7 @@ func (r *Runner) Restore(chapter, which string) error {
 		return err
 	}
 	if len(list) == 0 {
-		r.say("", fmt.Sprintf("There is no backup of %s yet. reset, core, deep, blank and `make exercises FORCE=1` keep one in %s before they write.", c.Name, filepath.ToSlash(BackupsDir)))
+		r.noBackup(c.Name)
 		return nil
 	}
 	if which == "" {

@@ -46,7 +46,7 @@ import (
 )
 
 // measureCopy and search are the -measure-copy and -search flags.
-var measureCopy, search = new(bool), new(bool)
+var measureCopy, search, show = new(bool), new(bool), new(bool)
 
 // check is one test of the tests; run returns "" when it holds, else why not.
 type check struct {
@@ -59,6 +59,7 @@ func main() {
 	record := flag.Bool("record", false, "measure and write each chapter's testdata/blame.txt instead of checking it")
 	flag.BoolVar(measureCopy, "measure-copy", false, "also plant the mutants of chapters not in judgedOnCopy in a finished copy, printing a GAP line for each the runner does not yet judge right")
 	flag.BoolVar(search, "search", false, "in the finished copies, count every exercise a failing check runs as a suspect, even those identical to the reference, so that the blame is found by the search (bisection) rather than by the one exercise that differs")
+	flag.BoolVar(show, "show", false, "print the report the runner shows for the exercise each mutant is blamed on, to read whether it explains the bug")
 	tables := flag.Bool("tables", false, "rewrite each chapter doc's exercise table from its blame file, without running anything")
 	only := flag.String("run", "", "run only the checks whose name matches this regular expression")
 	least := flag.Float64("min", 60, "with -coverage: the least share, in percent, that core and deep together must cover")
@@ -624,6 +625,10 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string
 		if e.Status == progress.Fail && e.ID != blamed.ID {
 			return fmt.Sprintf("the bug is in exercise %d, but exercise %d fails too (%s):\n%s", owner, e.ID, e.Test, e.Report)
 		}
+	}
+	if *show {
+		fmt.Printf("SHOW %s: mutant %s, exercise %d, located %v (%s):\n     %s\n", c.Name, m.Name, owner, blamed.Located, blamed.Test,
+			strings.ReplaceAll(strings.TrimRight(blamed.Report, "\n"), "\n", "\n     "))
 	}
 	return ""
 }

@@ -183,6 +183,69 @@ func TestStress(t *testing.T) {
 	inBubble(8, "watch-from-now-keeps-what-came-meanwhile", watchFromNowKeepsWhatCameMeanwhile)
 	inBubble(8, "a-stalled-dispatcher-holds-up-no-reader", stalledDispatcherHoldsUpNoReader)
 	inBubble(8, "a-consistent-watch-starts-once-the-cache-catches-up", consistentWatchStartsOnceCaughtUp)
+	inBubble(8, "a-watcher-stopped-while-waited-for-costs-nothing", stoppedWhileWaitedForCostsNothing)
+}
+
+// stoppedWhileWaitedForCostsNothing: the dispatcher waits for a watcher
+// whose buffers are full, and its client stops it meanwhile (a kubectl
+// that quit). Nobody will make room there any more: the dispatcher must
+// go on at once, not wait out its budget, while every other watcher's
+// events queue up behind it.
+func stoppedWhileWaitedForCostsNothing(t *testing.T) {
+	const budget = 10 * time.Second
+	c, stop := ws.FedByHand(ws.CacheOptions{WatcherBuffer: 1, DispatchBudget: budget, DispatchRefill: budget}, nil)
+	defer unlessPanicking(stop)
+	time.Sleep(time.Second) // the budget, empty at the start, refills
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	gone, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	other, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlessPanicking(other.Stop)
+	// gone reads nothing: its buffers fill, and the dispatcher waits for
+	// it, while the next event queues up behind: other, which reads all it
+	// gets, no longer gets the newest.
+	seen := int64(1) // the newest version other got
+	drain := func() {
+		for {
+			select {
+			case ev, ok := <-other.ResultChan():
+				if !ok {
+					t.Fatalf("the watcher that reads everything was closed after %d", seen)
+				}
+				seen = ev.RV
+			default:
+				return
+			}
+		}
+	}
+	rv := 2
+	for ; ; rv++ {
+		if rv == 50 {
+			t.Fatalf("a watcher that read nothing took 48 events without the dispatcher waiting for it (its buffer: 1)")
+		}
+		if err := c.Add(stressConfigMap(fmt.Sprint("c", rv), rv)); err != nil {
+			t.Fatal(err)
+		}
+		synctest.Wait()
+		if drain(); seen < int64(rv) {
+			break // the dispatcher waits for gone; rv waits behind it
+		}
+	}
+	gone.Stop()
+	synctest.Wait()
+	if drain(); seen < int64(rv) {
+		t.Fatalf("the dispatcher waited for room in a full watcher, whose client then stopped it; "+
+			"the event at %d, queued behind, never reached another watcher: the dispatcher still waits "+
+			"for the stopped one, and would until its budget (%v) ran out. "+
+			"The wait must end when the watcher's done channel closes, too", rv, budget)
+	}
 }
 
 // watchFromNowKeepsWhatCameMeanwhile: a watch from resourceVersion "" with

@@ -552,12 +552,16 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			continue
 		}
 		// A check that failed on a race alone, whose frames prove the
-		// racing code another exercise's and none of this one's, only
-		// ran beside it: the race detector fails every test running when
-		// it reports. It counts against the culprit, not here (the 07
-		// trial's exercises 2, 3 and 12 read "blocked, waits for exercise
-		// 6" for a race in 6's dispatch).
-		if o.raceOnly && o.located == ByFrames && o.culprit != ex.ID && !slices.Contains(o.owners, ex.ID) {
+		// racing code another exercise's, a code the check does not run
+		// (the blame file says), only ran beside it: the race detector
+		// fails every test running when it reports. It counts against
+		// the culprit, not here (the 07 trial's exercises 2, 3 and 12
+		// read "blocked, waits for exercise 6" for a race in 6's
+		// dispatch). A check that runs the culprit's code waits for it.
+		// The blame file decides, not the frames: which of a race's
+		// reports comes first changes from run to run, and the verdict
+		// must not.
+		if o.raceOnly && o.located == ByFrames && o.culprit != ex.ID && !slices.Contains(blame[test], o.culprit) {
 			continue
 		}
 		status, blocker, blockerChapter := Fail, 0, ""

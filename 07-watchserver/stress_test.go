@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -90,7 +91,7 @@ func TestStress(t *testing.T) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				last := int64(0)
+				last, from := int64(0), listRV // from: where the open watch started
 				for len(results[i]) < total {
 					ev, ok := <-w.ResultChan()
 					if !ok {
@@ -100,12 +101,18 @@ func TestStress(t *testing.T) {
 						// kube-apiserver closes it; a client watches again
 						// from the last version it saw, and must miss
 						// nothing.
-						if w, err = cms.Watch(ctx, metav1.ListOptions{ResourceVersion: strconv.FormatInt(max(last, listRV), 10)}); err != nil {
+						from = max(last, listRV)
+						if w, err = cms.Watch(ctx, metav1.ListOptions{ResourceVersion: strconv.FormatInt(from, 10)}); err != nil {
 							results[i] = append(results[i], "watching again: "+err.Error())
 							return
 						}
 						defer unlessPanicking(w.Stop)
 						continue
+					}
+					if st, isStatus := ev.Object.(*metav1.Status); isStatus && ev.Type == watch.Error {
+						results[i] = append(results[i], fmt.Sprintf("ERROR %d %s %q, on the watch from resourceVersion %d "+
+							"(the list's version, or the last this watcher saw)", st.Code, st.Reason, st.Message, from))
+						return
 					}
 					cm, isCM := ev.Object.(*corev1.ConfigMap)
 					if !isCM {
@@ -152,8 +159,9 @@ func TestStress(t *testing.T) {
 			}
 		}
 		for i := range watchers {
-			if len(results[i]) != total {
-				t.Fatalf("watcher %d saw %d events, want %d", i, len(results[i]), total)
+			if got := results[i]; len(got) != total {
+				t.Fatalf("watcher %d got %d of %d events; the last:\n%s", i, len(got), total,
+					strings.Join(got[max(0, len(got)-3):], "\n"))
 			}
 			for j := range results[i] {
 				if results[i][j] != results[0][j] {

@@ -6,6 +6,7 @@ package progress
 import (
 	"fmt"
 	"iter"
+	"maps"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -83,6 +84,7 @@ const (
 	BySwap            // with the reference's code of it in its place, the check passes
 	Flaky             // not located: the check passed when run again with your code unchanged
 	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
+	Unsteady          // the check fails only sometimes, and failed too with the reference's code in place of every exercise: not your code
 )
 
 // bySwap says whether a swap proved it: the check passed, once or as
@@ -95,7 +97,7 @@ func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
 func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference"}[p]
 }
 
 // Chapter is one chapter's result.
@@ -120,6 +122,10 @@ type Chapter struct {
 	// a path no check takes (a not-ready branch, an early return) leaves
 	// the lock held for good, and the next caller waits forever.
 	Unreleased []KeptLock
+	// Unsteady holds the reports of the checks that failed now and then
+	// on your code and also on the reference (Proof Unsteady): they count
+	// against no exercise, and the runner says so.
+	Unsteady []string
 }
 
 // Done counts the exercises that pass.
@@ -496,6 +502,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	out.Unreleased = k.unreleased()
+	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
+		if o := outcomes[t]; o.located == Unsteady {
+			out.Unsteady = append(out.Unsteady, o.report)
+		}
+	}
 	keep(keptAt, key, out)
 	return out, nil
 }

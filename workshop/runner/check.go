@@ -69,6 +69,7 @@ func (r *Runner) Check(chapter string, id int) error {
 	}
 	r.printf("\n")
 	r.unreleased(x)
+	r.unsteady(x)
 	if x.res.Build != "" {
 		r.buildFailed(x)
 		return ErrNotAllPass
@@ -436,6 +437,18 @@ func report(out string) string {
 		return first
 	}
 	return first + "\n" + rest
+}
+
+// unsteady shows the checks that failed now and then on your code and
+// on the reference too (progress.Chapter.Unsteady): not your code's, so
+// they are on no exercise's row; shown, so that a red run is explained.
+func (r *Runner) unsteady(x *result) {
+	for _, report := range x.res.Unsteady {
+		r.printf("%s\n", strings.TrimRight(report, "\n"))
+	}
+	if len(x.res.Unsteady) > 0 {
+		r.printf("\n")
+	}
 }
 
 // unreleased warns of each function of yours that can return still

@@ -221,7 +221,7 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 	if sw.repeat > 1 {
 		repeat = []string{fmt.Sprintf("-count=%d", sw.repeat)} // a failure in any run fails the check
 	}
-	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, nil, repeat...)
+	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, true, nil, repeat...)
 	if err != nil {
 		return nil, nil, false, err
 	}
@@ -329,7 +329,7 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 	if blame != nil {
 		hangs = k.hangsLike(blame)
 	}
-	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, hangs, fmt.Sprintf("-count=%d", n))
+	res, err := runTests(k.bin, env, quiet/3, k.idle, runPattern(again), k.notYours, true, hangs, fmt.Sprintf("-count=%d", n))
 	if err != nil {
 		return nil, nil, err
 	}

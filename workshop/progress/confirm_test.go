@@ -37,7 +37,7 @@ func TestBroken(t *testing.T) { t.Fatal("wrong every time") }
 func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
-	first, err := runTests(bin, env, 0, gotest.Idle{}, "", "", nil)
+	first, err := runTests(bin, env, 0, gotest.Idle{}, "", "", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -66,7 +66,7 @@ func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 func TestARepeatedTestFailsIfAnyRunFailed(t *testing.T) {
 	bin := buildPackage(t, flakyAndBroken)
 	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
-	res, err := runTests(bin, env, 0, gotest.Idle{}, "^TestFlaky$", "", nil, "-count=3")
+	res, err := runTests(bin, env, 0, gotest.Idle{}, "^TestFlaky$", "", false, nil, "-count=3")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -96,7 +96,10 @@ func sooner(idle gotest.Idle) gotest.Idle {
 // goroutine another test left behind, is told apart the same way: the
 // tests that were running run alone; one that stops its run again, before
 // any check of its own ran, is skipped from then on (setups), its checks
-// judged not run (markNotRun), by that crash.
+// judged not run (markNotRun), by that crash. With stubsStop, a stop by a
+// stub's panic is not halved: every check it stopped waits for that
+// exercise (the tests of the tests, measuring which checks each stub
+// stops, leave it off).
 //
 // hangs, when not nil, is asked about each stuck test's dump: the checks
 // it returns would hang the same way (they run the function proved to
@@ -104,7 +107,7 @@ func sooner(idle gotest.Idle) gotest.Idle {
 // are left out of the next runs rather than each waited out (HungOn).
 // proved says the dump proves a function of yours keeps a lock: a stop of
 // several checks side by side is then theirs, for those that run it.
-func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest.Idle, run, skipAlso string, hangs func(dump string) (tests []string, proved bool), flags ...string) (*runs, error) {
+func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest.Idle, run, skipAlso string, stubsStop bool, hangs func(dump string) (tests []string, proved bool), flags ...string) (*runs, error) {
 	all := &runs{
 		Result:  &gotest.Result{Passed: map[string]bool{}, Output: map[string]string{}, OK: true, Took: map[string]time.Duration{}, Skipped: map[string]bool{}, Fails: map[string]int{}},
 		CrashOf: map[string]string{}, DumpOf: map[string]string{}, StuckFor: map[string]time.Duration{},
@@ -157,6 +160,29 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest
 			held = provedStuck(checks, res.Dump, hangs) // once: hangs counts what it is shown
 		}
 		switch {
+		case sideBySide && stubsStop && crashNotDone.MatchString(res.Crash) && slices.ContainsFunc(checks, isPlain):
+			// A stub's panic stopped the binary while several checks ran
+			// side by side. Which plain test reached it need not be known:
+			// the blame file does not say what a plain test runs, so until
+			// that exercise is done each stopped one waits for it (07's
+			// plain tests, stopped by exercise 4's stub, cost 35 runs of
+			// the binary, 20 s, halving their way down to the one that
+			// reached it). A scenario or stress test stopped with them runs
+			// again: the blame file says it does not run the stub (those
+			// that do are not run at all), so it was only beside it.
+			var again []string
+			for _, test := range checks {
+				if isPlain(test) {
+					res.Passed[test] = false // judged below as stopped by the stub (CrashOf)
+				} else {
+					delete(res.Passed, test)
+					again = append(again, test)
+				}
+			}
+			if len(again) > 0 {
+				queue = append([][]string{again}, queue...)
+			}
+			further = true
 		case len(held) > 0:
 			// The dump proves a function of yours keeps a lock: the checks
 			// of the stop that run it are stuck on it, whatever a run alone
@@ -338,6 +364,10 @@ func stoppedAmid(res *gotest.Result) []string {
 	sort.Strings(amid)
 	return amid
 }
+
+// isPlain reports whether test is a plain check: a top-level test, not a
+// scenario or a stress test, which the blame file does not measure.
+func isPlain(test string) bool { return IsCheck(test) && !strings.Contains(test, "/") }
 
 // isScenario reports whether test names one scenario file's subtest.
 func isScenario(test string) bool {

@@ -47,7 +47,7 @@ func TestCrasher(t *testing.T) {
 // passes, and only the crasher carries the crash.
 func TestCrashAmidParallelChecksRerunsThemOneAtATime(t *testing.T) {
 	bin := buildPackage(t, sideBySide)
-	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", nil)
+	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,7 +155,7 @@ func TestLater(t *testing.T) {}
 // fail as not run: never judged passing.
 func TestCrashInASetupSkipsItAndRunsTheRest(t *testing.T) {
 	bin := buildPackage(t, setupCrash)
-	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", nil)
+	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -239,7 +239,7 @@ func TestScenarios(t *testing.T) {
 // the crash came amid passes, and so do its scenarios.
 func TestALeftoverCrashDoesNotSkipTheSetupItStopped(t *testing.T) {
 	bin := buildPackage(t, leftover)
-	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", nil)
+	res, err := runTests(bin, nil, 0, gotest.Idle{}, "", "", false, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -306,7 +306,7 @@ func TestAnEarlierChaptersReferenceRunsOnlyWhenItIsYours(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		res, err := runTests(bin, nil, 0, gotest.Idle{}, "", skip, nil)
+		res, err := runTests(bin, nil, 0, gotest.Idle{}, "", skip, false, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -411,7 +411,7 @@ func TestBeside(t *testing.T) {
 func TestAProvedHangAmidParallelChecksStaysAHang(t *testing.T) {
 	bin := buildPackage(t, stuckOnce)
 	hangs := func(string) ([]string, bool) { return []string{"TestStuckOnce"}, true }
-	res, err := runTests(bin, []string{"MARKER_DIR=" + t.TempDir()}, time.Second, gotest.Idle{}, "", "", hangs)
+	res, err := runTests(bin, []string{"MARKER_DIR=" + t.TempDir()}, time.Second, gotest.Idle{}, "", "", false, hangs)
 	if err != nil {
 		t.Fatal(err)
 	}

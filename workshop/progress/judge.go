@@ -247,7 +247,8 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		// A test that runs itself again in a process of its own (07's
 		// fan-out test) fails with that process's output, leak check
 		// included: a dump to read, not to print raw.
-		add(k.leaked(dump))
+		text, owners := k.leaked(dump)
+		add(strings.Replace(text, "after every test had\n          passed:", "after this test had\n          passed, in a process of its own:", 1), owners)
 	}
 	if !said {
 		add(k.plain(output))
@@ -474,9 +475,11 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		switch {
 		case o.proof && suspect(o.owners[0]):
 			o.culprit, o.located = o.owners[0], ByFrames
-		case len(cands) == 1:
+		case len(cands) == 1 && len(k.givenChanged()) == 0:
 			o.culprit, o.located = cands[0], OnlySuspect
-		case len(cands) > 1 && test != LeakCheck:
+		case len(cands) > 0 && test != LeakCheck:
+			// (One suspect among the exercises, but code outside them
+			// changed too: only a swap can say it is that one.)
 			if len(o.owners) > 0 && suspect(o.owners[0]) {
 				o.culprit = o.owners[0] // unless a swap proves another
 			}

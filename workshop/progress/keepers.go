@@ -464,9 +464,9 @@ func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved 
 func (k *code) hangShape(gs []goroutine) (string, []int) {
 	var places, spinning []string
 	var ids, spinIDs []int
-	add := func(places *[]string, ids *[]int, g goroutine, mine []frame) {
-		*places = append(*places, mine[0].fn+" ["+g.state+"]")
-		for _, id := range k.owners(mine[:1]) {
+	add := func(places *[]string, ids *[]int, at frame, g goroutine, frames []frame) {
+		*places = append(*places, at.fn+" ["+g.state+"]")
+		for _, id := range k.owners(frames) {
 			if !slices.Contains(*ids, id) {
 				*ids = append(*ids, id)
 			}
@@ -477,9 +477,17 @@ func (k *code) hangShape(gs []goroutine) (string, []int) {
 		if len(mine) == 0 {
 			continue
 		}
-		add(&places, &ids, g, mine)
+		add(&places, &ids, mine[0], g, mine[:1])
 		if g.state == "running" || g.state == "runnable" {
-			add(&spinning, &spinIDs, g, mine)
+			// Caught running, its innermost frame is wherever the loop
+			// happened to be: a callee as likely as the function that
+			// loops (the 04 trial's pump spinning on a closed channel
+			// was caught in the ring buffer's Read, and the ring-buffer
+			// scenario, which runs only that, was left out as hung).
+			// It is placed by its outermost function of yours, the same
+			// in every stop, and every exercise of its stack is in the
+			// shape.
+			add(&spinning, &spinIDs, mine[len(mine)-1], g, mine)
 		}
 	}
 	if len(spinning) > 0 && len(spinIDs) > 0 {

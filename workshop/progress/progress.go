@@ -122,6 +122,10 @@ type Chapter struct {
 	// a path no check takes (a not-ready branch, an early return) leaves
 	// the lock held for good, and the next caller waits forever.
 	Unreleased []KeptLock
+	// Given lists the functions outside every exercise (the code the
+	// copy gives) that your copy changed, "synctrack.go: maybeSynced": a
+	// bug there can only be put on an exercise that runs it.
+	Given []string
 	// Unsteady holds the reports of the checks that failed now and then
 	// on your code and also on the reference (Proof Unsteady): they count
 	// against no exercise, and the runner says so.
@@ -522,6 +526,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	out.Unreleased = k.unreleased()
+	out.Given = k.givenChanged()
 	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
 		if o := outcomes[t]; o.located == Unsteady {
 			out.Unsteady = append(out.Unsteady, o.report)

@@ -133,14 +133,18 @@ func (k *code) lockAt(f frame) (lock string, read bool) {
 	if src == nil || filepath.Dir(f.file) != k.s.dir {
 		return "", false
 	}
-	return lockedAt(src, f.line)
+	return lockedAt(src, f.line, inClosure(f.fn))
 }
 
 // lockedAt names the lock taken by the last Lock or RLock call before
 // line of src in the function around it, when no Unlock or RUnlock call
 // that is not deferred comes between them, and says whether that call was
-// RLock; else "".
-func lockedAt(src []byte, line int) (lock string, read bool) {
+// RLock; else "". closure says the frame is a function literal's: the
+// innermost one around the line. Else it is the declared function's,
+// whose frame can sit on the last line of a literal it calls at once
+// ("}()"): the literal's Lock is not the function's (the 04 trial's
+// processor run read "holds the lock it then waits for" at such a line).
+func lockedAt(src []byte, line int, closure bool) (lock string, read bool) {
 	fset := token.NewFileSet()
 	f, err := parser.ParseFile(fset, "", src, parser.SkipObjectResolution)
 	if err != nil {
@@ -154,7 +158,9 @@ func lockedAt(src []byte, line int) (lock string, read bool) {
 		case *ast.FuncDecl:
 			b = fn.Body
 		case *ast.FuncLit:
-			b = fn.Body
+			if closure {
+				b = fn.Body
+			}
 		}
 		if b != nil && fset.Position(b.Lbrace).Line <= line && line <= fset.Position(b.Rbrace).Line {
 			body = b

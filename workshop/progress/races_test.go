@@ -162,10 +162,27 @@ func a() {
 func bLocked() {
 	x = 5
 }
+
+func c() {
+	func() {
+		mu.Lock()
+		defer mu.Unlock()
+		x = 6
+	}()
+}
 `)
-	for line, want := range map[int]bool{5: true, 7: false, 11: true, 13: false, 18: false} {
-		if lock, _ := lockedAt(src, line); (lock != "") != want {
-			t.Errorf("line %d: locked = %q, want %v", line, lock, want)
+	// Line 13 and 25 are in function literals: their frames are the
+	// literals'. Line 27 is c's frame, calling the literal: the literal's
+	// lock is not c's.
+	for line, want := range map[int]bool{5: true, 7: false, 11: true, 13: false, 18: false, 25: true, 27: false} {
+		closure := line == 13 || line == 25
+		if lock, _ := lockedAt(src, line, closure); (lock != "") != want {
+			t.Errorf("line %d (closure %t): locked = %q, want %v", line, closure, lock, want)
+		}
+	}
+	for fn, want := range map[string]bool{"p.c": false, "p.c.func1": true, "p.(*T).m.deferwrap2": true, "p.(*T).m": false, "p.a.gowrap1": true} {
+		if inClosure(fn) != want {
+			t.Errorf("inClosure(%q) = %v, want %v", fn, !want, want)
 		}
 	}
 }

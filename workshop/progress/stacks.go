@@ -138,7 +138,7 @@ func funcKey(fn, pkg string) string {
 	method := false // the last part was a receiver: the method comes next
 	for _, p := range strings.Split(rest, ".") {
 		switch {
-		case strings.HasPrefix(p, "func") && len(p) > 4 && isDigits(p[4:]) || strings.HasPrefix(p, "gowrap") || isDigits(p):
+		case closurePart(p):
 			method = false
 		case strings.HasPrefix(p, "("):
 			key, method = []string{strings.Trim(p, "(*)")}, true
@@ -149,6 +149,21 @@ func funcKey(fn, pkg string) string {
 		}
 	}
 	return strings.Join(key, ".")
+}
+
+// closurePart reports whether one dot-separated part of a function's
+// name in a stack names a function literal, or the wrapper Go makes for a
+// go or defer statement ("func1", "2", "gowrap1", "deferwrap2"): code of
+// the function named before it.
+func closurePart(p string) bool {
+	return strings.HasPrefix(p, "func") && len(p) > 4 && isDigits(p[4:]) || strings.HasPrefix(p, "gowrap") || strings.HasPrefix(p, "deferwrap") || isDigits(p)
+}
+
+// inClosure reports whether a frame's function is a function literal (or
+// a go or defer wrapper), not the function it is written in.
+func inClosure(fn string) bool {
+	parts := strings.Split(fn[strings.LastIndex(fn, "/")+1:], ".")
+	return len(parts) > 1 && closurePart(parts[len(parts)-1])
 }
 
 func isDigits(s string) bool {

@@ -59,6 +59,10 @@ type code struct {
 	// Who wakes which condition, in the reference and in your code
 	// (neverWoken), read once per check.
 	wake wakers
+	// The functions outside every exercise that your copy changed
+	// (givenChanged), read once per check.
+	givenOnce sync.Once
+	given     []string
 }
 
 // yours keeps the frames of a stack that are in your files.

@@ -167,6 +167,7 @@ type scriptedLW struct {
 	listRV   string
 	items    []runtime.Object
 	listErr  error // returned by the next List, then cleared
+	refusing error // returned by every List while set: a server that refuses
 	streams  bool  // serves WatchList (a watch with sendInitialEvents)
 	watcher  *watch.FakeWatcher
 	lists    int // List calls so far
@@ -277,6 +278,9 @@ func (lw *scriptedLW) list(namespace string, opts metav1.ListOptions) (runtime.O
 	if err := lw.listErr; err != nil {
 		lw.listErr = nil
 		return nil, err
+	}
+	if lw.refusing != nil {
+		return nil, lw.refusing
 	}
 	in, err := newScopeFilter(namespace, opts)
 	if err != nil {

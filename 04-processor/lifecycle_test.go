@@ -2,6 +2,7 @@ package processor_test
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	goruntime "runtime"
 	"slices"
@@ -42,6 +43,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 4, "blocked-handler-delays-nobody", func(t *testing.T) { blockedHandlerDoesNotDelayOthers(t, impls[name]) })
 	scenario.Stress(t, 16, "no-goroutine-after-shutdown", func(t *testing.T) { noGoroutineAfterShutdown(t, impls[name]) })
 	scenario.Stress(t, 16, "started-twice-at-once", func(t *testing.T) { startedTwiceAtOnce(t, impls[name]) })
+	scenario.Stress(t, 16, "waiting-for-sync-ends-with-stop", func(t *testing.T) { waitingForSyncEndsWithStop(t, impls[name]) })
 	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
 	// These four call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
@@ -59,6 +61,7 @@ func TestStress(t *testing.T) {
 			blockedHandlerDoesNotDelayOthers(t, impls[scenario.ClientGo])
 			noGoroutineAfterShutdown(t, impls[scenario.ClientGo])
 			startedTwiceAtOnce(t, impls[scenario.ClientGo])
+			waitingForSyncEndsWithStop(t, impls[scenario.ClientGo])
 			lateHandlerJoinsWhileEventsFlow(t, impls[scenario.ClientGo])
 		})
 	}
@@ -284,6 +287,35 @@ func startedTwiceAtOnce(t *testing.T, im impl) {
 				t.Fatalf("round %d: two Starts at once listed pods %d times and configmaps %d times: each informer should run once", r+1, podLists, cmLists)
 			}
 		}
+	})
+}
+
+// waitingForSyncEndsWithStop: an informer whose server refuses every LIST
+// never syncs. A controller waiting for its caches gives up when it is
+// stopped: WaitForCacheSync returns once stop closes, the informer that
+// never synced reported false, rather than wait for ever (and the
+// controller's Run with it).
+func waitingForSyncEndsWithStop(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		f := im.NewFactory(0, factoryOptions{})
+		pods := newScriptedLW("pods")
+		pods.refusing = errors.New("the server refuses every list")
+		f.InformerFor("pods", pods)
+		stop := make(chan struct{})
+		f.Start(stop)
+		time.AfterFunc(10*time.Second, func() { close(stop) })
+		done := make(chan map[string]bool, 1)
+		go func() { done <- f.WaitForCacheSync(stop) }()
+		select {
+		case synced := <-done:
+			if synced["*v1.Pod"] {
+				t.Errorf("WaitForCacheSync = %v for an informer that never listed: want *v1.Pod false", synced)
+			}
+		case <-time.After(time.Minute):
+			t.Fatalf("WaitForCacheSync still waited a minute after stop closed, for an informer that never syncs: " +
+				"it must return once stop closes (select on stop beside each informer's synced channel)")
+		}
+		f.Shutdown()
 	})
 }
 

@@ -39,10 +39,17 @@ func (r *Runner) Reset(chapter string, id int) error {
 		what = fmt.Sprintf("your whole copy of %s", c.Name)
 	}
 	// One exercise goes back to its stub, whatever its track; the whole
-	// chapter goes back to the committed copy, the core track.
+	// chapter goes back as its track generates it: the committed copy on
+	// the core track, every exercise a stub on the deep or blank one (the
+	// 04 trial's reset on the deep track went back to core unsaid).
+	track := LoadState(r.Root).Tracks[c.Name]
+	allStubs := track == TrackDeep || track == TrackBlank
 	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
-	if id == 0 {
+	if id == 0 && !allStubs {
 		gen, err = exgen.GenerateCore(c.Dir)
+	}
+	if id == 0 && allStubs {
+		what += fmt.Sprintf(", on the %s track it is on (every exercise a stub)", track)
 	}
 	if err != nil {
 		return err
@@ -100,7 +107,9 @@ func (r *Runner) Reset(chapter string, id int) error {
 				delete(s.Hints, k)
 			}
 		}
-		s.Tracks[c.Name] = TrackCore
+		if !allStubs {
+			s.Tracks[c.Name] = TrackCore
+		}
 	}
 	if err := s.Save(r.Root); err != nil {
 		return err

@@ -201,12 +201,8 @@ func TestStress(t *testing.T) {
 // events queue up behind it.
 func stoppedWhileWaitedForCostsNothing(t *testing.T) {
 	const budget = 10 * time.Second
-	c, stop := ws.FedByHand(ws.CacheOptions{WatcherBuffer: 1, DispatchBudget: budget, DispatchRefill: budget}, nil)
+	c, stop := listedWithBudget(t, budget)
 	defer unlessPanicking(stop)
-	time.Sleep(time.Second) // the budget, empty at the start, refills
-	if err := c.Replace(nil, "1"); err != nil {
-		t.Fatal(err)
-	}
 	gone, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
 	if err != nil {
 		t.Fatal(err)
@@ -597,12 +593,8 @@ func consistentWatchStartsOnceCaughtUp(t *testing.T) {
 // and everything flows again.
 func stalledDispatcherHoldsUpNoReader(t *testing.T) {
 	const events = 200 // more than fit in the watcher's buffers and the queue
-	c, stop := ws.FedByHand(ws.CacheOptions{WatcherBuffer: 1, DispatchBudget: time.Minute, DispatchRefill: time.Minute}, nil)
+	c, stop := listedWithBudget(t, time.Minute)
 	defer unlessPanicking(stop)
-	time.Sleep(time.Second) // the budget, empty at the start, refills
-	if err := c.Replace(nil, "1"); err != nil {
-		t.Fatal(err)
-	}
 	slow, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "1"})
 	if err != nil {
 		t.Fatal(err)
@@ -636,6 +628,21 @@ func stalledDispatcherHoldsUpNoReader(t *testing.T) {
 			"every List and Watch would wait out the dispatcher's budget (a minute here). " +
 			"Queue the event for the dispatcher after letting go of the lock")
 	}
+}
+
+// listedWithBudget is a cache fed by hand, listed empty at version 1,
+// whose watchers buffer one event each and whose dispatcher may wait up
+// to budget for them, all of it there (it refills budget a second, and a
+// second has passed). stop ends its dispatcher.
+func listedWithBudget(t *testing.T, budget time.Duration) (*ws.Cache, func()) {
+	t.Helper()
+	c, stop := ws.FedByHand(ws.CacheOptions{WatcherBuffer: 1, DispatchBudget: budget, DispatchRefill: budget}, nil)
+	time.Sleep(time.Second) // the budget, empty at the start, refills
+	if err := c.Replace(nil, "1"); err != nil {
+		stop()
+		t.Fatal(err)
+	}
+	return c, stop
 }
 
 func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }

@@ -172,25 +172,30 @@ func SpliceBodies(mine, gen []byte, keys []string) ([]byte, error) {
 // Untouched reports whether every function of exercise id in your file
 // still has the generated stub as its body.
 func Untouched(mine, gen []byte, keys []string) bool {
+	return len(Changed(mine, gen, keys)) == 0
+}
+
+// Changed lists the functions of keys whose bodies in mine differ from
+// gen's, compared without regard to spacing. One missing from mine has
+// changed; a file that does not parse has changed them all.
+func Changed(mine, gen []byte, keys []string) []string {
 	want, err := bodies(gen, keys)
 	if err != nil {
-		return false
+		return keys
 	}
 	have, err := bodies(mine, keys)
 	if err != nil {
-		return false
+		return keys
 	}
+	var out []string
 	for _, k := range keys {
 		h, ok := have[k]
-		if !ok {
-			return false
-		}
 		w := want[k]
-		if strings.Join(strings.Fields(string(mine[h.start:h.end])), " ") != strings.Join(strings.Fields(string(gen[w.start:w.end])), " ") {
-			return false
+		if !ok || strings.Join(strings.Fields(string(mine[h.start:h.end])), " ") != strings.Join(strings.Fields(string(gen[w.start:w.end])), " ") {
+			out = append(out, k)
 		}
 	}
-	return true
+	return out
 }
 
 // ReferenceFuncs returns the source of the functions in a reference file

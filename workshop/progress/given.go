@@ -3,7 +3,6 @@ package progress
 import (
 	"path/filepath"
 	"sort"
-	"strings"
 
 	"example.com/walkthrough/workshop/exgen"
 )
@@ -17,26 +16,23 @@ import (
 // "the only one whose code differs from the reference's").
 func (k *code) givenChanged() []string {
 	k.givenOnce.Do(func() {
-		for name, gen := range k.done {
-			if !strings.HasPrefix(filepath.ToSlash(name), exgen.ExerciseDir+"/") {
-				continue
+		k.eachFileOfYours(func(ref string, mine []byte) {
+			base := filepath.Base(ref)
+			gen := k.done[filepath.Join(exgen.ExerciseDir, base)]
+			if mine == nil || gen == nil {
+				return
 			}
-			base := filepath.Base(name)
-			mine, ok := k.s.files[base]
-			if !ok || mine == nil {
-				continue
-			}
+			var keys []string // the functions outside every exercise
 			_, fns := funcDecls(gen)
 			for _, fd := range fns {
-				key := exgen.FuncKey(fd)
-				if k.funcs[key] != 0 {
-					continue // an exercise's
-				}
-				if !exgen.Untouched(mine, gen, []string{key}) {
-					k.given = append(k.given, base+": "+key)
+				if key := exgen.FuncKey(fd); k.funcs[key] == 0 {
+					keys = append(keys, key)
 				}
 			}
-		}
+			for _, key := range exgen.Changed(mine, gen, keys) {
+				k.given = append(k.given, base+": "+key)
+			}
+		})
 		sort.Strings(k.given)
 	})
 	return k.given

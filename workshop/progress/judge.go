@@ -116,7 +116,7 @@ func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
 		out[test] = k.outcome(test, res, quiet)
 	}
 	if res.Leaks != "" {
-		text, owners := k.leaked(res.Leaks)
+		text, owners := k.leaked(res.Leaks, "every test had passed")
 		out[LeakCheck] = &outcome{test: LeakCheck, report: indentReason(text), owners: owners, proof: len(owners) > 0}
 	}
 	return out
@@ -247,8 +247,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		// A test that runs itself again in a process of its own (07's
 		// fan-out test) fails with that process's output, leak check
 		// included: a dump to read, not to print raw.
-		text, owners := k.leaked(dump)
-		add(strings.Replace(text, "after every test had\n          passed:", "after this test had\n          passed, in a process of its own:", 1), owners)
+		add(k.leaked(dump, "this test had passed, in a process of its own"))
 	}
 	if !said {
 		add(k.plain(output))

@@ -578,7 +578,7 @@ func allChecks(chapterDir string, blame Blame) ([]string, error) {
 // code the blame file does not measure (only scenarios and stress tests
 // are).
 func plainChecks(top []string) []string {
-	return slices.DeleteFunc(slices.Clone(top), func(test string) bool { return !IsCheck(test) || strings.HasPrefix(test, "TestE2E") })
+	return slices.DeleteFunc(slices.Clone(top), func(test string) bool { return !isPlain(test) || strings.HasPrefix(test, "TestE2E") })
 }
 
 // stoppedByStubs is, among the checks expected to run, those the blame

@@ -382,11 +382,13 @@ func (k *code) heldWhileWaiting(g goroutine) string {
 	return k.heldAt(mine[0])
 }
 
-// leaked explains goroutines left running after every test passed.
-func (k *code) leaked(leak string) (string, []int) {
+// leaked explains goroutines of yours left running after what after says:
+// every test had passed, or one test in a process of its own.
+func (k *code) leaked(leak, after string) (string, []int) {
 	var b strings.Builder
-	b.WriteString("Leak:     goroutines of your code were still running after every test had\n" +
-		"          passed: a Stop, ShutDown or cancel that did not stop them.\n")
+	const label = "Leak:     "
+	what := scenario.Fold("goroutines of your code were still running after "+after+": a Stop, ShutDown or cancel that did not stop them.", reportWidth-2-len(label))
+	b.WriteString(label + strings.Join(what, "\n"+strings.Repeat(" ", len(label))) + "\n")
 	gs := parseDump(leak)
 	keepers, _ := k.lockCulprit(&b, gs)
 	_, owners := k.waiting(&b, gs, false)

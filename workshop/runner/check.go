@@ -253,7 +253,6 @@ func hasReport(e progress.Exercise) bool {
 	return e.Status == progress.Fail && strings.TrimSpace(e.Report) != ""
 }
 
-// failure shows a failure: its report, then whose code it is put on.
 // alsoFailingOwn names the other checks that failed on an exercise's
 // code, under the one shown.
 func (r *Runner) alsoFailingOwn(e progress.Exercise) {
@@ -263,6 +262,7 @@ func (r *Runner) alsoFailingOwn(e progress.Exercise) {
 	}
 }
 
+// failure shows a failure: its report, then whose code it is put on.
 func (r *Runner) failure(x *result, e progress.Exercise) {
 	r.printf("%s\n", report(e.Report))
 	r.blameNote(x, e)

@@ -44,13 +44,16 @@ func (r *Runner) Reset(chapter string, id int) error {
 	// 04 trial's reset on the deep track went back to core unsaid).
 	track := LoadState(r.Root).Tracks[c.Name]
 	allStubs := track == TrackDeep || track == TrackBlank
-	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	stub := exgen.StubAll
 	if id == 0 && !allStubs {
-		gen, err = exgen.GenerateCore(c.Dir)
+		if stub, err = exgen.CoreStubs(c.Dir); err != nil {
+			return err
+		}
 	}
 	if id == 0 && allStubs {
-		what += fmt.Sprintf(", on the %s track it is on (every exercise a stub)", track)
+		what += fmt.Sprintf(", on the %s track it is on (every exercise a stub),", track)
 	}
+	gen, err := exgen.Generate(c.Dir, stub)
 	if err != nil {
 		return err
 	}

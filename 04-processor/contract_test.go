@@ -170,6 +170,9 @@ type scriptedLW struct {
 	refusing error // returned by every List while set: a server that refuses
 	streams  bool  // serves WatchList (a watch with sendInitialEvents)
 	watcher  *watch.FakeWatcher
+	// stopHeld, when set, holds every Stop of a watch until it is closed:
+	// a Reflector stopping then cannot return, nor Run with it.
+	stopHeld chan struct{}
 	lists    int // List calls so far
 	watches  int // Watch calls so far
 	listSeen chan struct{}
@@ -321,7 +324,21 @@ func (lw *scriptedLW) watch(namespace string, opts metav1.ListOptions) (watch.In
 	if lw.streams && opts.SendInitialEvents != nil && *opts.SendInitialEvents {
 		lw.streamLocked()
 	}
+	if lw.stopHeld != nil {
+		return heldStop{lw.watcher, lw.stopHeld}, nil
+	}
 	return lw.watcher, nil
+}
+
+// heldStop is a watch whose Stop waits until held is closed.
+type heldStop struct {
+	*watch.FakeWatcher
+	held <-chan struct{}
+}
+
+func (w heldStop) Stop() {
+	<-w.held
+	w.FakeWatcher.Stop()
 }
 
 // streamLocked starts a WatchList: every listed object as ADDED, then a

@@ -45,6 +45,9 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 16, "started-twice-at-once", func(t *testing.T) { startedTwiceAtOnce(t, impls[name]) })
 	scenario.Stress(t, 16, "waiting-for-sync-ends-with-stop", func(t *testing.T) { waitingForSyncEndsWithStop(t, impls[name]) })
 	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
+	scenario.Stress(t, 15, "late-handler-synced-only-after-its-replay", func(t *testing.T) { lateHandlerSyncedOnlyAfterItsReplay(t, impls[name]) })
+	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
+	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	// These four call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
 		if name == scenario.ClientGo {
@@ -63,6 +66,9 @@ func TestStress(t *testing.T) {
 			startedTwiceAtOnce(t, impls[scenario.ClientGo])
 			waitingForSyncEndsWithStop(t, impls[scenario.ClientGo])
 			lateHandlerJoinsWhileEventsFlow(t, impls[scenario.ClientGo])
+			lateHandlerSyncedOnlyAfterItsReplay(t, impls[scenario.ClientGo])
+			processorOutlivesTheController(t, impls[scenario.ClientGo])
+			handlerRemovedIsShutDown(t, impls[scenario.ClientGo])
 		})
 	}
 }
@@ -171,6 +177,140 @@ func lateHandlerJoinsWhileEventsFlow(t *testing.T, im impl) {
 				return
 			}
 		}
+	})
+}
+
+// lateHandlerSyncedOnlyAfterItsReplay: a handler that joins a synced
+// informer is replayed the cache as initial adds, and its registration
+// has synced only once it has handled all of them. Its listener learns
+// that the informer has synced from watchSynced, a goroutine of its own:
+// started before the replay is queued, it can find nothing pending and
+// mark the registration synced for good while the handler has seen
+// nothing yet. Here the handler blocks in its first call, the cache holds
+// 2000 pods, so the replay takes a while, and each of 30 rounds gives the
+// goroutine its chance (on two CPUs or more: on one, the goroutine runs
+// too late to show it).
+func lateHandlerSyncedOnlyAfterItsReplay(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		const pods, rounds = 2000, 30
+		lw := podsListed(pods)
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.Run(ctx) }()
+		synctest.Wait()
+		defer func() { cancel(); <-done }()
+		for round := range rounds {
+			late := newRecorder(im, "late", true)
+			reg, err := inf.AddEventHandler(late, nil)
+			if err != nil {
+				t.Fatalf("round %d: AddEventHandler: %v", round+1, err)
+			}
+			synctest.Wait()
+			synced := reg.HasSynced()
+			late.unblock()
+			synctest.Wait()
+			if synced {
+				t.Fatalf("round %d: a handler that joined a synced informer, still in its first of %d initial adds, "+
+					"has a registration that says it has synced: its listener heard that the informer has synced "+
+					"before the replay was queued. Start watchSynced only after the last initial add", round+1, pods)
+			}
+			if !reg.HasSynced() {
+				t.Fatalf("round %d: the handler that joined has handled its %d initial adds, and its registration has not synced", round+1, pods)
+			}
+			if err := inf.RemoveEventHandler(reg); err != nil {
+				t.Fatalf("round %d: RemoveEventHandler: %v", round+1, err)
+			}
+		}
+	})
+}
+
+// processorOutlivesTheController: the informer is stopped while it
+// handles a delta. The delta has left the queue and reaches the cache, so
+// the handlers must hear of it too: the processor stops once the
+// controller has returned, not when ctx ends. Here an index function holds
+// the handling of the one listed pod until ctx has ended and everything
+// that stops with it has, and the watch's Stop holds the Reflector, so
+// Run cannot return before the handler is told.
+func processorOutlivesTheController(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := podsListed(1)
+		lw.stopHeld = make(chan struct{})
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		handling, release := make(chan struct{}), make(chan struct{})
+		var once sync.Once
+		if err := inf.AddIndexer("held", func(any) ([]string, error) {
+			once.Do(func() { close(handling); <-release })
+			return nil, nil
+		}); err != nil {
+			t.Fatal(err)
+		}
+		h := newRecorder(im, "h", false)
+		if _, err := inf.AddEventHandler(h, nil); err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.Run(ctx) }()
+		<-handling
+		synctest.Wait() // the Reflector watches
+		cancel()
+		synctest.Wait() // what stops with ctx has stopped
+		close(release)
+		synctest.Wait()
+		got := h.take()
+		close(lw.stopHeld)
+		<-done
+		if want := "ADD ns/p0@1 init=true"; len(got) != 1 || got[0] != want {
+			t.Errorf("stopped while it handled the listed pod, the informer told its handler %q, want [%s]: "+
+				"the cache got the pod, so the handler must hear of it. Run must stop the processor only once "+
+				"the controller has returned: start it on a context of its own (context.WithoutCancel(ctx)), "+
+				"cancelled on the way out, not on ctx", got, want)
+		}
+	})
+}
+
+// handlerRemovedIsShutDown: a removed handler's registration says when
+// its listener has finished (ShutdownChan, which client-go's
+// ShutDownEventHandler waits on). Removed before Run, the listener never
+// started: there is nothing to wait for, and the channel is closed at
+// once. Removed while running, it is closed once the listener's run
+// goroutine has returned.
+func handlerRemovedIsShutDown(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := podsListed(3)
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		shutDown := func(when string, reg registration) {
+			t.Helper()
+			if err := inf.RemoveEventHandler(reg); err != nil {
+				t.Fatalf("RemoveEventHandler %s: %v", when, err)
+			}
+			synctest.Wait()
+			select {
+			case <-reg.(interface{ ShutdownChan() <-chan struct{} }).ShutdownChan():
+			default:
+				t.Errorf("a handler removed %s: its registration's ShutdownChan is still open, "+
+					"so whoever waits for the handler to finish waits for ever. Removing a listener "+
+					"that never started closes runFinished; one that runs has its addCh closed, "+
+					"and run closes runFinished when it returns", when)
+			}
+		}
+		early, err := inf.AddEventHandler(newRecorder(im, "early", false), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		shutDown("before Run", early)
+		running, err := inf.AddEventHandler(newRecorder(im, "running", false), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.Run(ctx) }()
+		synctest.Wait()
+		shutDown("while the informer runs", running)
+		cancel()
+		<-done
 	})
 }
 

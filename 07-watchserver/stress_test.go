@@ -192,6 +192,7 @@ func TestStress(t *testing.T) {
 	inBubble(8, "a-stalled-dispatcher-holds-up-no-reader", stalledDispatcherHoldsUpNoReader)
 	inBubble(8, "a-consistent-watch-starts-once-the-cache-catches-up", consistentWatchStartsOnceCaughtUp)
 	inBubble(8, "a-watcher-stopped-while-waited-for-costs-nothing", stoppedWhileWaitedForCostsNothing)
+	inBubble(8, "the-dispatch-budget-refills-up-to-its-size", dispatchBudgetRefills)
 }
 
 // stoppedWhileWaitedForCostsNothing: the dispatcher waits for a watcher
@@ -535,14 +536,13 @@ func unlessPanicking(stop func()) {
 	stop()
 }
 
-// tail is the last few of seen, for a message.
 // consistentWatchStartsOnceCaughtUp: a watch-list (sendInitialEvents)
 // from resourceVersion "" sends the state at etcd's current revision, so
-// it waits for the cache to reach it. The cache wakes its waiters the moment its revision moves (it
-// closes fresher); a poll every 100 ms is only the fallback for a cache
-// that has nothing to apply. Here etcd is at revision 5 and the cache at
-// 1: once the test, playing the Reflector, has applied 2 to 5, the watch
-// must have started, with no time passing.
+// it waits for the cache to reach it. The cache wakes its waiters the
+// moment its revision moves (it closes fresher); a poll every 100 ms is
+// only the fallback for a cache that has nothing to apply. Here etcd is at
+// revision 5 and the cache at 1: once the test, playing the Reflector, has
+// applied 2 to 5, the watch must have started, with no time passing.
 func consistentWatchStartsOnceCaughtUp(t *testing.T) {
 	c, stop := ws.FedByHand(ws.CacheOptions{}, func() int64 { return 5 })
 	defer unlessPanicking(stop)
@@ -645,6 +645,7 @@ func listedWithBudget(t *testing.T, budget time.Duration) (*ws.Cache, func()) {
 	return c, stop
 }
 
+// tail is the last few of seen, for a message.
 func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }
 
 func stressConfigMap(name string, rv int) *corev1.ConfigMap {

@@ -207,6 +207,12 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		// twice, is the proof; the waiters alone are suspects.
 		o.proof, o.fn = culprit != "", cmp.Or(culprit, o.fn)
 	case res.CrashOf[test] != "":
+		if strings.Contains(res.CrashOf[test], "blocked goroutines remain") {
+			// The test said why before its bubble ended with goroutines
+			// still waiting: its words first, the leak after (trial A's
+			// WaitForCacheSync that ignored stop showed only the leak).
+			add(k.saidBeforeCrash(output), nil)
+		}
 		text, owners, culprit := k.crashed(res.CrashOf[test], res.DumpOf[test])
 		add(text, owners)
 		// A deadlock's frames show who waits, a concurrent map write who
@@ -270,6 +276,22 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 	}
 	o.report = b.String()
 	return o
+}
+
+// testMessage is a line a test wrote with t.Error or t.Fatal.
+var testMessage = regexp.MustCompile(`^\s*\w+_test\.go:\d+: `)
+
+// saidBeforeCrash is what a test wrote (t.Error, t.Fatal) before the
+// panic that ended its binary, as a plain failure; "" if it wrote nothing.
+func (k *code) saidBeforeCrash(output string) string {
+	before, _, _ := strings.Cut(output, "\npanic: ")
+	lines := strings.Split(before, "\n")
+	first := slices.IndexFunc(lines, testMessage.MatchString)
+	if first < 0 {
+		return ""
+	}
+	text, _ := k.plain(strings.Join(lines[first:], "\n"))
+	return text
 }
 
 // leakReported finds, in a test's output, the goroutine dump of the leak

@@ -89,6 +89,23 @@ func TestPlainFailureKeepsTheReason(t *testing.T) {
 	}
 }
 
+// TestSaidBeforeALeak: a test that failed with t.Fatal and then ended its
+// bubble with goroutines still waiting says why before the leak; logs
+// before its message and the panic after it are left out.
+func TestSaidBeforeALeak(t *testing.T) {
+	out := "I0101 00:00:00.000000 1 reflector.go:220] \"Failed to watch\"\n" +
+		"--- FAIL: TestStress/x (0.00s)\n" +
+		"    lifecycle_test.go:455: WaitForCacheSync still waited a minute\n" +
+		"panic: deadlock: main bubble goroutine has exited but blocked goroutines remain\n\ngoroutine 9 [running]:\n"
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	if got, want := k.saidBeforeCrash(out), "Failed:\n  lifecycle_test.go:455: WaitForCacheSync still waited a minute\n"; got != want {
+		t.Errorf("said before the crash:\n%q\nwant\n%q", got, want)
+	}
+	if got := k.saidBeforeCrash("panic: deadlock\n"); got != "" {
+		t.Errorf("a test that wrote nothing: %q, want nothing", got)
+	}
+}
+
 // TestExampleFailureShowsBothOutputs: an example's got and want are
 // shown whole, whatever their length, so the differing lines are there.
 func TestExampleFailureShowsBothOutputs(t *testing.T) {

@@ -198,7 +198,7 @@ func (r *Runner) explain(x *result, e progress.Exercise) error {
 			// Each exercise passed its own checks; the whole chapter's
 			// run judges them together (the 03 trial was left at the
 			// solution of its last one).
-			r.next("Every exercise has passed its own checks. Then check the whole chapter:", r.cmd("check", x.c.Number()))
+			r.next("Each exercise has passed its own checks. Now check the whole chapter, which judges them together:", r.cmd("check", x.c.Number()))
 		}
 		return nil
 	case progress.Fail:

@@ -724,6 +724,28 @@ func TestAnnounceSaysNewOnceAndAgainAfterAFailure(t *testing.T) {
 	}
 }
 
+// TestManyPassAgainInOneLine: the first check after a restore brings
+// back every exercise at once; they are said to pass again in one line.
+func TestManyPassAgainInOneLine(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	x := &result{c: chapters.Chapter{Name: "04-processor"}}
+	check := func(status progress.Status) string {
+		out.Reset()
+		x.res = &progress.Chapter{}
+		for id := 1; id <= 4; id++ {
+			x.res.Exercises = append(x.res.Exercises, progress.Exercise{Exercise: exgen.Exercise{ID: id, Title: "T"}, Status: status})
+		}
+		r.announce(x)
+		return strings.TrimSpace(out.String())
+	}
+	check(progress.Pass)
+	check(progress.Fail)
+	if got, want := check(progress.Pass), "Exercises 1, 2, 3 and 4 pass again."; got != want {
+		t.Errorf("four exercises passing again: said %q, want %q", got, want)
+	}
+}
+
 // TestBlameSaysHowItKnows: the Blame line names every file of the
 // exercise and says how the failure was put on it, claiming frames only
 // when frames proved it and a swap only when a swap did.

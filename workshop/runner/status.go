@@ -113,6 +113,7 @@ func (r *Runner) announce(x *result) {
 	name := x.c.Name
 	before, seen := s.Passed[name]
 	var now []int
+	var again []progress.Exercise
 	for _, e := range x.res.Exercises {
 		unjudged := e.Status == progress.Blocked || e.Status == progress.Unchecked || x.res.Only > 0 && e.ID != x.res.Only
 		if unjudged && slices.Contains(before, e.ID) {
@@ -132,7 +133,7 @@ func (r *Runner) announce(x *result) {
 		switch {
 		case !seen || slices.Contains(before, e.ID):
 		case slices.Contains(s.Ever[name], e.ID):
-			r.say("  ", r.paint(green, fmt.Sprintf("Exercise %d passes again%s.", e.ID, soFar(e))))
+			again = append(again, e)
 		default:
 			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes%s.", e.ID, soFar(e))))
 		}
@@ -141,9 +142,27 @@ func (r *Runner) announce(x *result) {
 			slices.Sort(s.Ever[name])
 		}
 	}
+	r.passAgain(again)
 	slices.Sort(now)
 	s.Passed[name] = now
 	_ = s.Save(r.Root) // a convenience: not worth stopping for
+}
+
+// passAgain says which exercises pass again: each by name when there are
+// one or two, else in one line (the first check after a restore brought
+// back fifteen, one line each).
+func (r *Runner) passAgain(again []progress.Exercise) {
+	if len(again) > 2 {
+		ids := make([]int, len(again))
+		for i, e := range again {
+			ids[i] = e.ID
+		}
+		r.say("  ", r.paint(green, fmt.Sprintf("Exercises %s pass again.", andList(ids))))
+		return
+	}
+	for _, e := range again {
+		r.say("  ", r.paint(green, fmt.Sprintf("Exercise %d passes again%s.", e.ID, soFar(e))))
+	}
 }
 
 // offTrackNote says how many deep exercises the core track leaves out,

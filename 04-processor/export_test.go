@@ -44,3 +44,14 @@ func ProcessorDistributing() (run func(ctx context.Context), distribute, remove 
 		func() { p.distribute(updateNotification{oldObj: 1, newObj: 2}, false) },
 		func() { _ = p.removeListener(handle) }
 }
+
+// DeltasBlocked reports whether the informer's blockDeltas is held, by
+// anyone. The stress test asks it from an index function, which the cache
+// calls while HandleDeltas applies a delta.
+func (s *SharedIndexInformer) DeltasBlocked() bool {
+	if s.blockDeltas.TryLock() {
+		s.blockDeltas.Unlock()
+		return false
+	}
+	return true
+}

@@ -24,13 +24,14 @@ import (
 // events; nothing is left running after Shutdown; and the cache is
 // written before any handler hears of a change.
 //
-// TestStress runs the first three on the selected implementation, so the
+// TestStress runs those of this file on the selected implementation, so the
 // runner runs them on your copy too (under -race), each as a test of the
 // exercise it is most about; on the reference (not your copy standing in
 // for it) it also runs client-go, to show the test holds for it. It also
 // runs stress_test.go's four races for the locks of the sync tracker
 // (exercise 3), the processor (exercises 5 and 6) and the factory
-// (exercise 16).
+// (exercise 16), and its check that Run's HandleDeltas holds blockDeltas
+// (exercise 10).
 
 // sides are the implementations TestCacheIsWrittenBeforeHandlers compares.
 var sides = []string{scenario.Reference, scenario.ClientGo}
@@ -48,7 +49,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 15, "late-handler-synced-only-after-its-replay", func(t *testing.T) { lateHandlerSyncedOnlyAfterItsReplay(t, impls[name]) })
 	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
-	// These four call our package's parts directly (stress_test.go).
+	// These five call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
 		if name == scenario.ClientGo {
 			t.Skip("it judges our processor's parts (reference or exercise), not client-go's")
@@ -59,6 +60,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 5, "listener-added-while-processor-starts", func(t *testing.T) { ourOwn(t, listenerAddedWhileProcessorStarts) })
 	scenario.Stress(t, 6, "handler-removed-while-distributing", func(t *testing.T) { ourOwn(t, handlerRemovedWhileDistributing) })
 	scenario.Stress(t, 16, "informer-for-asked-at-once", func(t *testing.T) { ourOwn(t, informerForAskedAtOnce) })
+	scenario.Stress(t, 10, "deltas-handled-under-block-deltas", func(t *testing.T) { ourOwn(t, deltasHandledUnderBlockDeltas) })
 	if name == scenario.Reference && !scenario.OnYourCopy() {
 		t.Run("client-go", func(t *testing.T) {
 			blockedHandlerDoesNotDelayOthers(t, impls[scenario.ClientGo])
@@ -524,6 +526,10 @@ func (c *cacheChecker) check(obj any, wantPresent bool) {
 		c.t.Errorf("the cache must be written first: the handler was told of %s, which the cache does not hold yet", notation.Format(obj))
 	case ok != wantPresent:
 		c.t.Errorf("the cache must be written first: the handler was told of the delete of %s, which the cache still holds", notation.Format(obj))
+	case ok && cached != obj && notation.Format(cached) == notation.Format(obj):
+		// Same name and version, another object: trial C read "told of
+		// ns/b@3 while the cache still holds ns/b@3" as a contradiction.
+		c.t.Errorf("the cache must be written first: the handler was told of %s while the cache still holds the object it replaces (same name and version, not yet written over)", notation.Format(obj))
 	case ok && cached != obj:
 		c.t.Errorf("the cache must be written first: the handler was told of %s while the cache still holds %s", notation.Format(obj), notation.Format(cached))
 	}

@@ -8,7 +8,9 @@ import (
 	"time"
 
 	v1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/watch"
 
+	indexer "example.com/walkthrough/03-indexer"
 	ours "example.com/walkthrough/04-processor"
 )
 
@@ -177,6 +179,46 @@ func informerForAskedAtOnce(t *testing.T) {
 			if got[0] == nil || got[0] != got[1] {
 				t.Fatalf("round %d: two goroutines asking at once for the pods informer got two informers: one type, one informer", r+1)
 			}
+		}
+	})
+}
+
+// deltasHandledUnderBlockDeltas: HandleDeltas and HandleBatchDeltas write
+// the cache and tell the handlers while holding blockDeltas, the lock a
+// handler that joins late holds for its replay of the cache; without it, a
+// change can land between the replay and the listener's registration and
+// reach the late handler twice or never, which only a lucky interleaving
+// shows. Here the cache's index function, called as each delta is
+// written, asks whether the lock is held: for a list of three (a batch on
+// today's path) and for a watch event (a single delta).
+func deltasHandledUnderBlockDeltas(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := podsListed(3)
+		var inf *ours.SharedIndexInformer
+		calls, unblocked := 0, 0
+		inf = ours.NewSharedIndexInformer(lw, &v1.Pod{}, 0, indexer.Indexers{"asks": func(any) ([]string, error) {
+			calls++
+			if !inf.DeltasBlocked() {
+				unblocked++
+			}
+			return nil, nil
+		}})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan struct{})
+		go func() { defer close(done); inf.Run(ctx) }()
+		synctest.Wait()
+		obj, _ := newObject("pods", "ns/p0@10")
+		lw.send(watch.Event{Type: watch.Modified, Object: obj})
+		synctest.Wait()
+		cancel()
+		<-done
+		switch {
+		case calls < 4:
+			t.Fatalf("the cache indexed %d objects, want 4 (three listed, one watched)", calls)
+		case unblocked > 0:
+			t.Errorf("%d of %d cache writes were made without blockDeltas held: HandleDeltas and "+
+				"HandleBatchDeltas must hold it while they write the cache and tell the handlers, "+
+				"so a late handler's replay sees each change either before or after, never between", unblocked, calls)
 		}
 	})
 }

@@ -108,7 +108,10 @@ func waits(state string) string {
 	case strings.Contains(state, "Mutex") || strings.Contains(state, "RLock") || strings.Contains(state, "Lock"):
 		return "waits for a lock: one never released (a missing Unlock, or a lock taken twice)?"
 	case strings.HasPrefix(state, "sync.Cond.Wait"):
-		return "waits on a condition: a Broadcast or Signal never sent, or sent before it waited?"
+		// Or woken, and the loop around Wait found nothing changed: the
+		// 02 trial's Close broadcast without setting closed.
+		return "waits on a condition: a Broadcast or Signal never sent, or the state\n" +
+			"              it waits for never set (a flag left false)?"
 	case strings.HasPrefix(state, "sync.WaitGroup.Wait"):
 		return "waits for goroutines that never finish?"
 	case state == "chan receive" || state == "chan receive (nil chan)":
@@ -451,6 +454,11 @@ func shorten(line string) string {
 	const head, tail = 200, 100
 	r := []rune(line)
 	if len(r) <= head+tail+40 {
+		return line
+	}
+	if testMessage.MatchString(line) && len(r) <= 700 && !strings.ContainsAny(line, "{&") {
+		// A test's own sentence, not a dump: its middle is often the
+		// why (trial C lost "the controller has returned" to the cut).
 		return line
 	}
 	return fmt.Sprintf("%s … (%d characters left out) … %s", string(r[:head]), len(r)-head-tail, string(r[len(r)-tail:]))

@@ -131,19 +131,17 @@ func (r *Runner) Reset(chapter string, id int) error {
 func (r *Runner) resetPlan(c chapters.Chapter, gen map[string][]byte, id int) (map[string][]byte, []string, error) {
 	write := map[string][]byte{}
 	if id == 0 {
-		stale, err := exgen.Stale(c.Dir)
-		if err != nil {
-			return nil, nil, err
-		}
-		var remove []string
-		for _, name := range stale {
-			if src, ok := gen[name]; ok {
+		// Against what this track generates (gen), not the committed
+		// core copy: on the deep track a file you left as the core copy
+		// has it still (the 02 trial's reset left delta.go and
+		// realfifo.go whole, and exercise 7 with them).
+		for name, src := range gen {
+			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
+			if err != nil || !bytes.Equal(mine, src) {
 				write[name] = src
-			} else {
-				remove = append(remove, name)
 			}
 		}
-		return write, remove, nil
+		return write, exgen.ExtraFiles(c.Dir, gen), nil
 	}
 	write, err := stubPlan(c, gen, []int{id})
 	return write, nil, err

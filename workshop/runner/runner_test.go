@@ -746,6 +746,21 @@ func TestManyPassAgainInOneLine(t *testing.T) {
 	}
 }
 
+// TestGivenChangedSaidOnAPass: code changed outside the exercises is named
+// when every exercise passes too, since no check may judge it.
+func TestGivenChangedSaidOnAPass(t *testing.T) {
+	var out strings.Builder
+	r := &Runner{Root: t.TempDir(), Out: &out}
+	x := &result{c: chapters.Chapter{Name: "02-deltafifo"}, res: &progress.Chapter{
+		Given:     []string{"DeltaFIFO.IsClosed"},
+		Exercises: []progress.Exercise{{Exercise: exgen.Exercise{ID: 1}, Status: progress.Pass}},
+	}}
+	r.givenChanged(x)
+	if got := out.String(); !strings.Contains(got, "DeltaFIFO.IsClosed") || !strings.Contains(got, "may not judge that code") {
+		t.Errorf("every exercise passes, IsClosed changed: said\n%s", got)
+	}
+}
+
 // TestBlameSaysHowItKnows: the Blame line names every file of the
 // exercise and says how the failure was put on it, claiming frames only
 // when frames proved it and a swap only when a swap did.

@@ -148,6 +148,15 @@ type impl struct {
 	NewWatchedInformer func(lw *scriptedLW, watched func()) informer
 }
 
+// runInformer runs inf on a goroutine of its own. cancel ends Run's
+// context; stop cancels it and returns once Run has.
+func runInformer(inf informer) (cancel, stop func()) {
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); inf.Run(ctx) }()
+	return cancel, func() { cancel(); <-done }
+}
+
 // impls holds every implementation; the adapter files register themselves.
 var impls = scenario.Registry[impl]{}
 

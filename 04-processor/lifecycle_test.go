@@ -86,9 +86,7 @@ func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
 		slow, fast := newRecorder(im, "slow", true), newRecorder(im, "fast", false)
 		slowReg, _ := inf.AddEventHandler(slow, nil)
 		fastReg, _ := inf.AddEventHandler(fast, nil)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); inf.Run(ctx) }()
+		_, stop := runInformer(inf)
 		synctest.Wait()
 		for i := range 1000 {
 			obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%100, 101+i))
@@ -121,8 +119,7 @@ func blockedHandlerDoesNotDelayOthers(t *testing.T, im impl) {
 		if !slowReg.HasSynced() {
 			t.Error("the slow handler has not synced after catching up")
 		}
-		cancel()
-		<-done
+		stop()
 	})
 }
 
@@ -141,9 +138,7 @@ func lateHandlerJoinsWhileEventsFlow(t *testing.T, im impl) {
 		for round := range rounds {
 			lw := podsListed(pods)
 			inf := im.NewInformer(lw, 0, atomicRealFIFO)
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan struct{})
-			go func() { defer close(done); inf.Run(ctx) }()
+			_, stop := runInformer(inf)
 			synctest.Wait()
 
 			late := newRecorder(im, "late", false)
@@ -172,8 +167,7 @@ func lateHandlerJoinsWhileEventsFlow(t *testing.T, im impl) {
 			// Stop the informer before saying so: a Fatal with its
 			// goroutines still running would end the bubble as a leak,
 			// and the runner would show that instead (trial S).
-			cancel()
-			<-done
+			stop()
 			if problem != "" {
 				t.Errorf("round %d: the handler that joined while events flowed %s", round+1, problem)
 				return
@@ -197,11 +191,9 @@ func lateHandlerSyncedOnlyAfterItsReplay(t *testing.T, im impl) {
 		const pods, rounds = 2000, 30
 		lw := podsListed(pods)
 		inf := im.NewInformer(lw, 0, atomicRealFIFO)
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); inf.Run(ctx) }()
+		_, stop := runInformer(inf)
 		synctest.Wait()
-		defer func() { cancel(); <-done }()
+		defer stop()
 		for round := range rounds {
 			late := newRecorder(im, "late", true)
 			reg, err := inf.AddEventHandler(late, nil)
@@ -251,9 +243,7 @@ func processorOutlivesTheController(t *testing.T, im impl) {
 		if _, err := inf.AddEventHandler(h, nil); err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); inf.Run(ctx) }()
+		cancel, stop := runInformer(inf)
 		<-handling
 		synctest.Wait() // the Reflector watches
 		cancel()
@@ -262,7 +252,7 @@ func processorOutlivesTheController(t *testing.T, im impl) {
 		synctest.Wait()
 		got := h.take()
 		close(lw.stopHeld)
-		<-done
+		stop()
 		if want := "ADD ns/p0@1 init=true"; len(got) != 1 || got[0] != want {
 			t.Errorf("stopped while it handled the listed pod, the informer told its handler %q, want [%s]: "+
 				"the cache got the pod, so the handler must hear of it. Run must stop the processor only once "+
@@ -306,13 +296,10 @@ func handlerRemovedIsShutDown(t *testing.T, im impl) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan struct{})
-		go func() { defer close(done); inf.Run(ctx) }()
+		_, stop := runInformer(inf)
 		synctest.Wait()
 		shutDown("while the informer runs", running)
-		cancel()
-		<-done
+		stop()
 	})
 }
 

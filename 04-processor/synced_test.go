@@ -1,7 +1,6 @@
 package processor_test
 
 import (
-	"context"
 	"fmt"
 	goruntime "runtime"
 	"sync"
@@ -119,12 +118,10 @@ func startSyncedInformer(t *testing.T, im impl, fifo fifoKind, held string) (inf
 	if freeReg, err = inf.AddEventHandler(newRecorder(im, "free", false), nil); err != nil {
 		t.Fatal(err)
 	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { defer close(done); inf.Run(ctx) }()
+	_, stopRun := runInformer(inf)
 	// A failed check must not leave the informer held: stopping it waits
 	// for the pop in flight.
-	return inf, g, heldReg, freeReg, h, func() { g.opens(); cancel(); <-done }
+	return inf, g, heldReg, freeReg, h, func() { g.opens(); stopRun() }
 }
 
 // TestHasSyncedWaitsForTheLastObjectInTheCache: while the last object of

@@ -56,7 +56,11 @@ func (r *Runner) Check(chapter string, id int) error {
 		// Only this exercise's checks ran: no count of the others.
 		r.printf("%s, exercise %d alone (check %s shows them all):\n\n", c.Name, id, c.Number())
 	} else {
-		r.printf("%s: %d of %d exercises pass  %s\n\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+		r.printf("%s: %d of %d exercises pass  %s\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+		if note := x.waitingNote(); note != "" {
+			r.say("", note)
+		}
+		r.printf("\n")
 	}
 	r.announce(x)
 	for _, e := range x.res.Exercises {

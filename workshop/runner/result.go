@@ -78,6 +78,36 @@ func (x *result) done() int {
 	return x.res.Done()
 }
 
+// waitingNote says how many exercises that hold code are blocked by others
+// of this chapter, and by which: one bug in a late exercise can hold up
+// the checks of many (trial C read "1 of 16 exercises pass" for a single
+// deadlock in exercise 15, and 2 to 14 waiting for it). Stubs waiting for
+// an earlier stub are the normal start of a chapter: not counted.
+func (x *result) waitingNote() string {
+	if x.res == nil || x.res.Build != "" {
+		return ""
+	}
+	n := 0
+	var blockers []int
+	for _, e := range x.res.Exercises {
+		if e.Status == progress.Blocked && e.BlockerChapter == x.c.Name && !x.fresh[e.ID] {
+			n++
+			if !slices.Contains(blockers, e.Blocker) {
+				blockers = append(blockers, e.Blocker)
+			}
+		}
+	}
+	if n < 2 {
+		return ""
+	}
+	slices.Sort(blockers)
+	that := "that"
+	if len(blockers) > 1 {
+		that = "those"
+	}
+	return fmt.Sprintf("%d exercises holding your code are blocked by %s: fix %s first, and their checks run again.", n, exercisesNamed(blockers), that)
+}
+
 // next is the exercise to work on: the first that fails or is not
 // started; failing that, the blocker of the first blocked one. ok is false
 // when every exercise passes (or the chapter has none).

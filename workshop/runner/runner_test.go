@@ -761,6 +761,26 @@ func TestGivenChangedSaidOnAPass(t *testing.T) {
 	}
 }
 
+// TestWaitingNote: the chapter's line says how many exercises only wait
+// for others, and for which.
+func TestWaitingNote(t *testing.T) {
+	x := &result{c: chapters.Chapter{Name: "04-processor"}, res: &progress.Chapter{}}
+	for id := 1; id <= 4; id++ {
+		e := progress.Exercise{Exercise: exgen.Exercise{ID: id}, Status: progress.Blocked, Blocker: 4, BlockerChapter: "04-processor"}
+		if id == 4 {
+			e.Status, e.Blocker, e.BlockerChapter = progress.Fail, 0, ""
+		}
+		x.res.Exercises = append(x.res.Exercises, e)
+	}
+	if got, want := x.waitingNote(), "3 exercises holding your code are blocked by exercise 4: fix that first, and their checks run again."; got != want {
+		t.Errorf("three waiting for exercise 4: %q, want %q", got, want)
+	}
+	x.res.Exercises = x.res.Exercises[2:]
+	if got := x.waitingNote(); got != "" {
+		t.Errorf("one waiting: %q, want nothing (its row says so)", got)
+	}
+}
+
 // TestBlameSaysHowItKnows: the Blame line names every file of the
 // exercise and says how the failure was put on it, claiming frames only
 // when frames proved it and a swap only when a swap did.

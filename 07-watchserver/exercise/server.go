@@ -36,6 +36,7 @@ import (
 //	GET    /api/v1/namespaces/{ns}/configmaps/{name} get
 //	PUT    /api/v1/namespaces/{ns}/configmaps/{name} update
 //	DELETE /api/v1/namespaces/{ns}/configmaps/{name} delete
+//	GET    /api, /apis, /api/v1                      discovery (discovery.go)
 //
 // Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
 // served by the watch cache; other lists read etcd.
@@ -61,6 +62,7 @@ func NewServer(storage *Storage, cache *Cache) *Server {
 	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps/{name}", s.get)
 	s.mux.HandleFunc("PUT /api/v1/namespaces/{ns}/configmaps/{name}", s.update)
 	s.mux.HandleFunc("DELETE /api/v1/namespaces/{ns}/configmaps/{name}", s.delete)
+	s.discovery()
 	return s
 }
 

@@ -1,0 +1,103 @@
+package watchserver_test
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// TestKubectl drives the real kubectl against our server (your copy under
+// the runner): it reads the discovery documents, creates a ConfigMap,
+// lists and gets it, watches while another is created and the first
+// deleted, and deletes. It needs kubectl on the PATH (Debian's package, or
+// one built from the pinned Kubernetes module) and is skipped without it.
+func TestKubectl(t *testing.T) {
+	kubectl, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not on the PATH")
+	}
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == scenario.ClientGo {
+		t.Skip("kubectl is made for kube-apiserver: this test judges our server")
+	}
+	t.Parallel()
+	tg := impls[name].Start(t)
+	if tg.Serving != nil {
+		tg.Serving(t) // the watch cache, for get --watch
+	}
+	root, rest, _ := strings.Cut(tg.Base, "/api/v1/namespaces/")
+	ns, _, _ := strings.Cut(rest, "/")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(config, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: ours, cluster: {server: %q}}]
+contexts: [{name: ours, context: {cluster: ours, namespace: %q}}]
+current-context: ours
+`, root, ns)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	run := func(args ...string) string {
+		t.Helper()
+		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache")}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	expect := func(got, want, what string) {
+		t.Helper()
+		if got != want {
+			t.Errorf("%s printed %q, want %q", what, got, want)
+		}
+	}
+
+	expect(run("create", "configmap", "a", "--from-literal=k=v"), "configmap/a created", "kubectl create configmap a")
+	expect(run("get", "cm", "-o", "name"), "configmap/a", "kubectl get cm")
+	expect(run("get", "configmap", "a", "-o", "jsonpath={.data.k}"), "v", "kubectl get configmap a")
+
+	// get --watch: the list first, then each change (a deletion prints the
+	// deleted object); it runs until it is stopped.
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	watch := exec.CommandContext(ctx, kubectl, "--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache"),
+		"get", "cm", "--watch", "-o", "name")
+	stdout, err := watch.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	watch.Stderr = watch.Stdout
+	if err := watch.Start(); err != nil {
+		t.Fatal(err)
+	}
+	lines := bufio.NewScanner(stdout)
+	next := func() string {
+		t.Helper()
+		if !lines.Scan() {
+			t.Fatalf("kubectl get --watch ended early: %v", lines.Err())
+		}
+		return lines.Text()
+	}
+	expect(next(), "configmap/a", "kubectl get --watch, first")
+	run("create", "configmap", "b", "--from-literal=k=w")
+	expect(next(), "configmap/b", "kubectl get --watch, after create b")
+	expect(run("delete", "configmap", "a"), `configmap "a" deleted`, "kubectl delete configmap a")
+	expect(next(), "configmap/a", "kubectl get --watch, after delete a")
+	cancel()
+	_ = watch.Wait()
+	expect(run("get", "cm", "-o", "name"), "configmap/b", "kubectl get cm, at the end")
+}

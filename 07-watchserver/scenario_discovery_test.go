@@ -1,0 +1,86 @@
+package watchserver_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/cockroachdb/datadriven"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+
+	"example.com/walkthrough/workshop/scenario"
+)
+
+// discoveryCommands read the documents a client reads before its first
+// request (discovery.go).
+var discoveryCommands = []scenario.Command[*driver]{
+	{Name: "discover", Run: (*driver).discover,
+		Usage: `discover path=P
+GETs the discovery document at P (/api, /apis or /api/v1), as kubectl does
+before its first request, and prints its kind and what a client reads in
+it: /api's versions and the address for every client ("the host the
+client used" when it is the one the request went to); /apis's groups, of those this server serves (none: it serves the core
+group only); /api/v1's configmaps. Of the verbs, those this server does
+not serve (deletecollection, patch) are left out: see "How kube-apiserver
+differs".`,
+		Example: "discover path=/api/v1"},
+}
+
+// unserved are the verbs kube-apiserver lists for configmaps that this
+// server does not serve.
+var unserved = []string{"deletecollection", "patch"}
+
+func (d *driver) discover(t testing.TB, td *datadriven.TestData) string {
+	root, _, _ := strings.Cut(d.target.Base, "/api/v1/")
+	path := scenario.Arg(t, td, "path")
+	code, body := d.do("GET", root+path, nil)
+	if code != 200 {
+		return d.result(code, body)
+	}
+	var kind metav1.TypeMeta
+	decode := func(into any) {
+		if err := json.Unmarshal(body, into); err != nil {
+			t.Fatalf("%s: %v\n%s", path, err, body)
+		}
+	}
+	decode(&kind)
+	out := fmt.Sprintf("%d %s", code, kind.Kind)
+	if kind.APIVersion != "" {
+		out += " apiVersion=" + kind.APIVersion
+	}
+	switch kind.Kind {
+	case "APIVersions":
+		var doc metav1.APIVersions
+		decode(&doc)
+		out += "\nversions: " + strings.Join(doc.Versions, ",")
+		for _, a := range doc.ServerAddressByClientCIDRs {
+			out += fmt.Sprintf("\naddress for %s: %s", a.ClientCIDR, hostAs(a.ServerAddress, root))
+		}
+	case "APIGroupList":
+		out += "\ngroups this server serves: none"
+	case "APIResourceList":
+		var doc metav1.APIResourceList
+		decode(&doc)
+		out += " groupVersion=" + doc.GroupVersion
+		for _, r := range doc.APIResources {
+			if r.Name != "configmaps" {
+				continue
+			}
+			verbs := slices.DeleteFunc(slices.Clone([]string(r.Verbs)), func(v string) bool { return slices.Contains(unserved, v) })
+			out += fmt.Sprintf("\n%s: singular=%s namespaced=%t kind=%s verbs=%s shortNames=%s storageVersionHash=%s",
+				r.Name, r.SingularName, r.Namespaced, r.Kind, strings.Join(verbs, ","), strings.Join(r.ShortNames, ","), r.StorageVersionHash)
+		}
+	}
+	return out
+}
+
+// hostAs prints a server address as "the URL's host" when it is the host
+// the request went to, the address itself otherwise.
+func hostAs(address, root string) string {
+	if strings.HasSuffix(root, "//"+address) {
+		return "the host the client used"
+	}
+	return address
+}

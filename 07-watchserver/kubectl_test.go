@@ -48,12 +48,15 @@ current-context: ours
 `, root, ns)), 0o600); err != nil {
 		t.Fatal(err)
 	}
+	// command is kubectl on our server, ended with ctx.
+	command := func(ctx context.Context, args ...string) *exec.Cmd {
+		return exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache")}, args...)...)
+	}
 	run := func(args ...string) string {
 		t.Helper()
 		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 		defer cancel()
-		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache")}, args...)...)
-		out, err := cmd.CombinedOutput()
+		out, err := command(ctx, args...).CombinedOutput()
 		if err != nil {
 			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -74,8 +77,7 @@ current-context: ours
 	// deleted object); it runs until it is stopped.
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	watch := exec.CommandContext(ctx, kubectl, "--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache"),
-		"get", "cm", "--watch", "-o", "name")
+	watch := command(ctx, "get", "cm", "--watch", "-o", "name")
 	stdout, err := watch.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)

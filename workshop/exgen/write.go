@@ -49,6 +49,12 @@ func Stale(chapterDir string) ([]string, error) {
 	if err != nil {
 		return nil, err
 	}
+	return StaleAgainst(chapterDir, files), nil
+}
+
+// StaleAgainst is Stale against files, a generation of the chapter's
+// copy (a track's: reset compares with what its track generates).
+func StaleAgainst(chapterDir string, files map[string][]byte) []string {
 	var stale []string
 	for name, want := range files {
 		got, err := os.ReadFile(filepath.Join(chapterDir, name))
@@ -58,7 +64,7 @@ func Stale(chapterDir string) ([]string, error) {
 	}
 	stale = append(stale, ExtraFiles(chapterDir, files)...)
 	sort.Strings(stale)
-	return stale, nil
+	return stale
 }
 
 // ExtraFiles lists the Go files in exercise/ that are not among files

@@ -135,13 +135,15 @@ func (r *Runner) resetPlan(c chapters.Chapter, gen map[string][]byte, id int) (m
 		// core copy: on the deep track a file you left as the core copy
 		// has it still (the 02 trial's reset left delta.go and
 		// realfifo.go whole, and exercise 7 with them).
-		for name, src := range gen {
-			mine, err := os.ReadFile(filepath.Join(c.Dir, name))
-			if err != nil || !bytes.Equal(mine, src) {
+		var remove []string
+		for _, name := range exgen.StaleAgainst(c.Dir, gen) {
+			if src, ok := gen[name]; ok {
 				write[name] = src
+			} else {
+				remove = append(remove, name)
 			}
 		}
-		return write, exgen.ExtraFiles(c.Dir, gen), nil
+		return write, remove, nil
 	}
 	write, err := stubPlan(c, gen, []int{id})
 	return write, nil, err

@@ -1,6 +1,7 @@
 package processor_test
 
 import (
+	"flag"
 	"fmt"
 	goruntime "runtime"
 	"sync"
@@ -162,6 +163,15 @@ func TestHasSyncedWaitsForTheLastObjectInTheCache(t *testing.T) {
 	}
 }
 
+// showTrackerRace makes the client-go side of
+// TestRegistrationSyncedWaitsForItsLastOnAdd check its registration while
+// the handler is held, as the reference side always does. client-go's
+// tracker can latch synced early (see "How client-go differs" in
+// docs/04-processor.md), so that check fails now and then there: it is
+// left out unless asked for, to show the race.
+var showTrackerRace = flag.Bool("show-tracker-race", false,
+	"check client-go's registration while its handler is held, which fails now and then")
+
 // TestRegistrationSyncedWaitsForItsLastOnAdd: while one handler is stuck
 // in the OnAdd of the last initial object, its registration has not
 // synced (the other handler's has, and so has the informer: the object is
@@ -176,7 +186,8 @@ func TestRegistrationSyncedWaitsForItsLastOnAdd(t *testing.T) {
 					defer stop()
 					<-g.reached
 					synctest.Wait()
-					if heldReg.HasSynced() {
+					racy := s.side == scenario.ClientGo && !*showTrackerRace
+					if heldReg.HasSynced() && !racy {
 						t.Fatalf("the held handler's registration synced after %d of %d initial OnAdds returned", h.count(), initialObjects)
 					}
 					if !inf.HasSynced() || !freeReg.HasSynced() {

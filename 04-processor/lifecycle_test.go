@@ -49,6 +49,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 15, "late-handler-synced-only-after-its-replay", func(t *testing.T) { lateHandlerSyncedOnlyAfterItsReplay(t, impls[name]) })
 	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
+	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
 	// These five call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) {
 		if name == scenario.ClientGo {
@@ -71,6 +72,7 @@ func TestStress(t *testing.T) {
 			lateHandlerSyncedOnlyAfterItsReplay(t, impls[scenario.ClientGo])
 			processorOutlivesTheController(t, impls[scenario.ClientGo])
 			handlerRemovedIsShutDown(t, impls[scenario.ClientGo])
+			handlerRemovedBetweenDeltas(t, impls[scenario.ClientGo])
 		})
 	}
 }
@@ -258,6 +260,38 @@ func processorOutlivesTheController(t *testing.T, im impl) {
 				"the cache got the pod, so the handler must hear of it. Run must stop the processor only once "+
 				"the controller has returned: start it on a context of its own (context.WithoutCancel(ctx)), "+
 				"cancelled on the way out, not on ctx", got, want)
+		}
+	})
+}
+
+// handlerRemovedBetweenDeltas: RemoveEventHandler takes blockDeltas, as
+// adding a handler to a running informer does, so a handler leaves between
+// two deltas, never while one is written to the cache and told: it hears
+// all of a change or none of it. Here the last listed object is held in an
+// index function, that is inside HandleDeltas, while another goroutine
+// removes a handler; the removal must wait until the object is through.
+// A goroutine waiting for a mutex never counts as settled, so the test
+// yields instead of synctest.Wait.
+func handlerRemovedBetweenDeltas(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		inf, g, _, freeReg, _, stop := startSyncedInformer(t, im, atomicRealFIFO, "index")
+		defer stop()
+		<-g.reached
+		removed := make(chan error, 1)
+		go func() { removed <- inf.RemoveEventHandler(freeReg) }()
+		for range 200 {
+			select {
+			case <-removed:
+				t.Fatalf("RemoveEventHandler returned while the informer was handling a delta (its object held " +
+					"in an index function): take blockDeltas in RemoveEventHandler, so a handler is removed " +
+					"between two deltas, never while one is written to the cache and told")
+			default:
+			}
+			goruntime.Gosched()
+		}
+		g.opens()
+		if err := <-removed; err != nil {
+			t.Fatalf("RemoveEventHandler: %v", err)
 		}
 	})
 }

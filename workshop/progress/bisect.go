@@ -298,6 +298,9 @@ func (k *code) asReference(exercises []exgen.Exercise) (same, stubbed map[int]bo
 // is not run again: it would cost its whole wait, and a hang does not
 // pass by luck.
 //
+// A check left out of the first run for waiting where a stuck check did
+// (hung) that passes every rerun is neither: it passed alone.
+//
 // A check that gets stuck in its reruns the way another did (hangs, given
 // the blame file) is left out of the rest rather than each stopped in turn
 // (trial S: a spinning pump stopped 26 reruns one by one); left out, it
@@ -350,6 +353,15 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 		cutShort := !res.Passed[t] && (fails == 0 || res.CrashOf[t] != "" || res.DumpOf[t] != "")
 		if cutShort {
 			fails = runs
+		}
+		if o.hung && res.Passed[t] && fails == 0 {
+			// Left out of the first run, as it runs code a stuck check
+			// waited in, it passed every run on its own: it was never
+			// failing (trial F's drain, which never used the delaying
+			// queue whose loop was not started, read "Flaky: failed 1 of
+			// 11 runs" and blamed a correct exercise).
+			o.passedAlone = true
+			continue
 		}
 		o.failRate = float64(fails+1) / float64(runs+1)
 		if cutShort {

@@ -28,6 +28,8 @@ func TestFlaky(t *testing.T) {
 }
 
 func TestBroken(t *testing.T) { t.Fatal("wrong every time") }
+
+func TestPasses(t *testing.T) {}
 `
 
 // TestAFlakyCheckIsSearchedApart: before any swap, the failing checks run
@@ -58,6 +60,29 @@ func TestAFlakyCheckIsSearchedApart(t *testing.T) {
 	}
 	if o := outcomes["TestBroken"]; o.located != NotLocated || o.report != "" {
 		t.Errorf("TestBroken: located %v, report %q; want untouched", o.located, o.report)
+	}
+}
+
+// A check left out of the first run, as it runs code a stuck check waited
+// in (hung), that passes every run on its own passed: it is neither flaky
+// nor solid, and no exercise is searched for it (trial F: a drain that
+// never used the stuck delaying queue read "Flaky: failed 1 of 11 runs"
+// and blamed a correct exercise).
+func TestALeftOutCheckThatPassesAlonePassed(t *testing.T) {
+	bin := buildPackage(t, flakyAndBroken)
+	env := []string{"FLAKY_MARK=" + filepath.Join(t.TempDir(), "mark")}
+	k := &code{s: &standIn{yours: map[string]string{}}, bin: bin, say: func(string, ...any) {}}
+	left := &outcome{test: "TestPasses", hung: true}
+	outcomes := map[string]*outcome{"TestPasses": left, "TestBroken": {test: "TestBroken"}}
+	solid, flaky, err := k.confirm(outcomes, []string{"TestBroken", "TestPasses"}, env, 0, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(solid, []string{"TestBroken"}) || len(flaky) != 0 {
+		t.Errorf("solid %v, flaky %v; want [TestBroken] and none", solid, flaky)
+	}
+	if !left.passedAlone || left.located != NotLocated || strings.Contains(left.report, "Flaky") {
+		t.Errorf("the left-out check: passedAlone %t, located %v, report %q; want it passed alone, unlocated, no Flaky", left.passedAlone, left.located, left.report)
 	}
 }
 

@@ -46,6 +46,9 @@ type outcome struct {
 	notRun   bool          // it never ran: the binary stopped before it
 	stuck    bool          // it was stopped for making no progress
 	hung     bool          // left out: it would wait where a stuck test did (HungOn)
+	// passedAlone: left out of the first run (hung), it passed every run
+	// on its own (confirm): it fails only beside the check that got stuck.
+	passedAlone bool
 	took     time.Duration // how long its first run took
 	// failRate is the share of its runs on your code as it is that
 	// failed (confirm): 1 for a check that fails every time.

@@ -488,6 +488,13 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err := k.culprits(outcomes, blame, tagged, onTrack, suspect, func(id int) bool { return stubbed[id] }, env, quiet, flags); err != nil {
 		return nil, err
 	}
+	for t, o := range outcomes {
+		if o.passedAlone {
+			// It passes: the stuck check beside it is what fails.
+			res.Passed[t] = true
+			delete(outcomes, t)
+		}
+	}
 	out.Tests, out.NotRun = res.Passed, res.NotRun
 	for _, ex := range exercises {
 		e := judge(c.Name, ex, tagged[ex.ID], outcomes, blame)

@@ -1,6 +1,7 @@
 package progress
 
 import (
+	"example.com/walkthrough/workshop/wrap"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -175,7 +176,9 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 		b.WriteString("          (testing/synctest's words: \"deadlock: main bubble goroutine has exited\n" +
 			"          but blocked goroutines remain\")\n")
 	} else {
-		fmt.Fprintf(&b, "Panic:    %s\n", raw)
+		// A harness panic can be a paragraph (a stuck step says why): wrapped
+		// under its label, as the rest of a report.
+		b.WriteString(wrap.Label("Panic:    ", raw, 78) + "\n")
 	}
 	gs := parseDump(dump)
 	if len(gs) == 0 {

@@ -8,6 +8,8 @@ import (
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/kubernetes"
+	"k8s.io/client-go/rest"
 
 	ws "example.com/walkthrough/07-watchserver"
 )
@@ -20,7 +22,13 @@ import (
 func TestConcurrentPatchesAllLand(t *testing.T) {
 	t.Parallel() // its own etcd and server: it waits beside the others
 	s := startServer(t, ws.CacheOptions{})
-	cms := clientFor(t, s, "application/json").CoreV1().ConfigMaps("ns")
+	// client-go's default rate limit (5 a second) would space the patches
+	// out and keep them from racing.
+	cs, err := kubernetes.NewForConfig(&rest.Config{Host: s.http.URL, QPS: -1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cms := cs.CoreV1().ConfigMaps("ns")
 	ctx := context.Background()
 	if _, err := cms.Create(ctx, cm("", "a", "0"), metav1.CreateOptions{}); err != nil {
 		t.Fatal(err)

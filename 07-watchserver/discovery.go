@@ -14,7 +14,8 @@ import (
 // asked to `get cm`, reads /api (the versions of the core group), /apis
 // (the other groups: none here) and /api/v1 (the resources of v1:
 // configmaps, short name cm), and only then sends its LIST. These three
-// documents are enough for kubectl's create, get, get --watch and delete.
+// documents are enough for kubectl's create, get, get --watch, delete and
+// apply.
 //
 // kube-apiserver also serves aggregated discovery, every group in one
 // document, and kubectl asks for it first; given a plain JSON document
@@ -48,8 +49,11 @@ func (s *Server) discovery() {
 				Namespaced:   true,
 				Kind:         "ConfigMap",
 				// The verbs this server serves: kube-apiserver's list
-				// also has deletecollection and patch.
-				Verbs:              metav1.Verbs{"create", "delete", "get", "list", "update", "watch"},
+				// also has deletecollection. kubectl apply reads none
+				// of them (TestKubectl passes without "patch" here):
+				// the list tells a client what it may do, so it says
+				// what is served.
+				Verbs:              metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"},
 				ShortNames:         []string{"cm"},
 				StorageVersionHash: storageVersionHash("", "v1", "ConfigMap"),
 			}},

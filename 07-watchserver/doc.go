@@ -32,6 +32,9 @@
 //	watchserver.go  one watch over HTTP: headers at once, a flushed frame per event, the timeout
 //	websocket.go    the same stream over a WebSocket, the old door client-go never uses
 //	server.go       the HTTP API: routes, option checks, media types, list or watch
+//	discovery.go    /api, /apis and /api/v1: what kubectl reads before its first request
+//	patch.go        PATCH: merge, strategic merge and JSON patches, applied in the update's loop
+//	openapi.go      the one OpenAPI operation kubectl apply reads: the ConfigMap's PATCH
 //	selector.go     labelSelector and fieldSelector, and how a watch judges an update twice
 //
 // Everything here mirrors kube-apiserver (k8s.io/apiserver v0.37.1, the

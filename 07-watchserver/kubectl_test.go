@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"context"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,13 +12,18 @@ import (
 	"testing"
 	"time"
 
+	corev1 "k8s.io/api/core/v1"
+	"sigs.k8s.io/yaml"
+
 	"example.com/walkthrough/workshop/scenario"
 )
 
 // TestKubectl drives the real kubectl against our server (your copy under
 // the runner): it reads the discovery documents, creates a ConfigMap,
 // lists and gets it, watches while another is created and the first
-// deleted, and deletes. It needs kubectl on the PATH (Debian's package, or
+// deleted, and deletes; then it applies a manifest (a create), changes it
+// and applies it again (a strategic merge patch), and reads the change
+// and the last applied configuration back. It needs kubectl on the PATH (Debian's package, or
 // one built from the pinned Kubernetes module) and is skipped without it.
 func TestKubectl(t *testing.T) {
 	kubectl, err := exec.LookPath("kubectl")
@@ -101,5 +107,33 @@ current-context: ours
 	expect(next(), "configmap/a", "kubectl get --watch, after delete a")
 	cancel()
 	_ = watch.Wait()
-	expect(run("get", "cm", "-o", "name"), "configmap/b", "kubectl get cm, at the end")
+	expect(run("get", "cm", "-o", "name"), "configmap/b", "kubectl get cm, after the watch")
+
+	// kubectl apply: a GET (404), then a POST of the manifest with the
+	// last-applied-configuration annotation; once the object exists, a
+	// GET and a PATCH of the difference between the annotation and the
+	// file, a strategic merge patch, with fieldValidation=Strict.
+	manifest := filepath.Join(dir, "cm.yaml")
+	write := func(data string) {
+		t.Helper()
+		if err := os.WriteFile(manifest, []byte("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: applied\n  labels: {app: web}\ndata:\n"+data), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("  k: one\n  gone: soon\n")
+	expect(run("apply", "-f", manifest), "configmap/applied created", "kubectl apply, first")
+	write("  k: two\n")
+	expect(run("apply", "-f", manifest), "configmap/applied configured", "kubectl apply, changed")
+	expect(run("apply", "-f", manifest), "configmap/applied unchanged", "kubectl apply, again")
+	var applied corev1.ConfigMap
+	if err := yaml.Unmarshal([]byte(run("get", "configmap", "applied", "-o", "yaml")), &applied); err != nil {
+		t.Fatal(err)
+	}
+	if want := map[string]string{"k": "two"}; !maps.Equal(applied.Data, want) {
+		t.Errorf("after kubectl apply, data %v, want %v (a key the manifest no longer has is deleted)", applied.Data, want)
+	}
+	last := applied.Annotations["kubectl.kubernetes.io/last-applied-configuration"]
+	if !strings.Contains(last, `"data":{"k":"two"}`) {
+		t.Errorf("after kubectl apply, last-applied-configuration %q, want the manifest's data", last)
+	}
 }

@@ -193,6 +193,50 @@ func TestStress(t *testing.T) {
 	inBubble(8, "a-consistent-watch-starts-once-the-cache-catches-up", consistentWatchStartsOnceCaughtUp)
 	inBubble(8, "a-watcher-stopped-while-waited-for-costs-nothing", stoppedWhileWaitedForCostsNothing)
 	inBubble(8, "the-dispatch-budget-refills-up-to-its-size", dispatchBudgetRefills)
+	inBubble(8, "no-bookmark-at-the-version-a-watch-starts-from", noBookmarkAtTheStart)
+}
+
+// noBookmarkAtTheStart: a watcher forwards only what is newer than where
+// it started, bookmarks included: a BOOKMARK at the start version tells
+// its client nothing it did not ask from. Here nothing changes after a
+// watch starts, so the periodic bookmark a minute later is at the start
+// version, and the watcher must drop it; the next, after a change, it
+// forwards.
+func noBookmarkAtTheStart(t *testing.T) {
+	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
+	defer unlessPanicking(stop)
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	// A change at 2, dispatched: the dispatcher's bookmarks are at 2 now.
+	if err := c.Add(stressConfigMap("c2", 2)); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait()
+	w, err := c.Watch(context.Background(), ws.WatchOptions{ResourceVersion: "2", AllowBookmarks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unlessPanicking(w.Stop)
+	select {
+	case ev := <-w.ResultChan():
+		t.Fatalf("a watch from 2, with nothing new since, got %s at %d: the periodic bookmark a minute on is at "+
+			"the version the watch started from, and must be dropped, as every event not newer than the start", ev.Type, ev.RV)
+	case <-time.After(90 * time.Second):
+	}
+	if err := c.Add(stressConfigMap("c3", 3)); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []watch.EventType{watch.Added, watch.Bookmark} {
+		select {
+		case ev := <-w.ResultChan():
+			if ev.Type != want || ev.RV != 3 {
+				t.Fatalf("after a change at 3: got %s at %d, want %s at 3", ev.Type, ev.RV, want)
+			}
+		case <-time.After(2 * time.Minute):
+			t.Fatalf("after a change at 3: no %s within 2 minutes", want)
+		}
+	}
 }
 
 // stoppedWhileWaitedForCostsNothing: the dispatcher waits for a watcher

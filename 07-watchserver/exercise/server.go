@@ -35,8 +35,10 @@ import (
 //	POST   /api/v1/namespaces/{ns}/configmaps        create
 //	GET    /api/v1/namespaces/{ns}/configmaps/{name} get
 //	PUT    /api/v1/namespaces/{ns}/configmaps/{name} update
+//	PATCH  /api/v1/namespaces/{ns}/configmaps/{name} patch (patch.go)
 //	DELETE /api/v1/namespaces/{ns}/configmaps/{name} delete
 //	GET    /api, /apis, /api/v1                      discovery (discovery.go)
+//	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
 //
 // Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
 // served by the watch cache; other lists read etcd.
@@ -61,8 +63,10 @@ func NewServer(storage *Storage, cache *Cache) *Server {
 	s.mux.HandleFunc("POST /api/v1/namespaces/{ns}/configmaps", s.create)
 	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps/{name}", s.get)
 	s.mux.HandleFunc("PUT /api/v1/namespaces/{ns}/configmaps/{name}", s.update)
+	s.mux.HandleFunc("PATCH /api/v1/namespaces/{ns}/configmaps/{name}", s.patch)
 	s.mux.HandleFunc("DELETE /api/v1/namespaces/{ns}/configmaps/{name}", s.delete)
 	s.discovery()
+	s.openAPI()
 	return s
 }
 

@@ -1,0 +1,361 @@
+package watchserver
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"mime"
+	"net/http"
+	"strconv"
+
+	jsonpatch "gopkg.in/evanphx/json-patch.v4"
+	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	apivalidation "k8s.io/apimachinery/pkg/api/validation"
+	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	metavalidation "k8s.io/apimachinery/pkg/apis/meta/v1/validation"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/mergepatch"
+	"k8s.io/apimachinery/pkg/util/strategicpatch"
+	"k8s.io/apimachinery/pkg/util/validation/field"
+	"k8s.io/client-go/kubernetes/scheme"
+	kjson "sigs.k8s.io/json"
+)
+
+// PATCH changes part of an object: the client sends what to change, not
+// the whole object, and the server applies it to what it has stored. That
+// is what `kubectl apply` sends once the object exists (a strategic merge
+// patch from the last applied configuration to the file), and what
+// `kubectl patch`, `kubectl label` and `kubectl annotate` send.
+//
+// A patch is a function of the stored object, so it is applied inside the
+// update's read-modify-write loop: another writer landing between our read
+// and our write does not fail the patch, it is applied again to the newer
+// object, unless the patch itself names a resourceVersion, which is then a
+// precondition like a PUT's (409 when it is not the stored one).
+//
+// Three kinds, told apart by the Content-Type:
+//
+//	application/merge-patch+json           RFC 7386: a partial object; null deletes
+//	application/strategic-merge-patch+json a merge that knows each list's merge key
+//	                                       (a ConfigMap has no list, so the merge is RFC
+//	                                       7386's but for the $patch directives)
+//	application/json-patch+json            RFC 6902: a list of operations
+//
+// Server-side apply (application/apply-patch+yaml) is not served: it needs
+// managed fields, which this server does not keep.
+//
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/patch.go (PatchResource,
+// patcher.applyPatch, jsonPatcher.applyJSPatch, smpPatcher)
+var patchTypes = []types.PatchType{types.JSONPatchType, types.MergePatchType, types.StrategicMergePatchType}
+
+// maxJSONPatchOps bounds a JSON patch: applying each operation copies the
+// document, so a long list costs quadratic time (kube-apiserver's limit).
+const maxJSONPatchOps = 10000
+
+// patch is the PATCH handler. It refuses what kube-apiserver refuses
+// before reading the object (the media type, the options, a body that is
+// not JSON), then applies the patch in a loop of read, apply, check and
+// compare-and-swap.
+func (s *Server) patch(w http.ResponseWriter, r *http.Request) {
+	ns, name := r.PathValue("ns"), r.PathValue("name")
+	patchType, ok := patchTypeOf(r.Header.Get("Content-Type"))
+	if !ok {
+		// kube-apiserver's router refuses the media type before its patch
+		// handler runs, with this terse Status (and empty details).
+		writeError(w, r, &apierrors.StatusError{ErrStatus: metav1.Status{
+			Status: metav1.StatusFailure, Code: http.StatusUnsupportedMediaType,
+			Reason: metav1.StatusReasonUnsupportedMediaType, Message: "415: Unsupported Media Type",
+			Details: &metav1.StatusDetails{},
+		}})
+		return
+	}
+	body, err := io.ReadAll(io.LimitReader(r.Body, 3<<20))
+	if err != nil {
+		writeError(w, r, apierrors.NewBadRequest(err.Error()))
+		return
+	}
+	opts, err := patchOptions(r, patchType)
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	// Every kind is JSON: a body that is not is refused before the object
+	// is read, with one message for all three.
+	if !json.Valid(body) {
+		writeError(w, r, apierrors.NewBadRequest("invalid JSON patch"))
+		return
+	}
+	cm, err := s.patchLoop(r, ns, name, patchType, body, fieldValidation(opts.FieldValidation))
+	if err != nil {
+		writeError(w, r, err)
+		return
+	}
+	writeObject(w, r, http.StatusOK, cm)
+}
+
+// patchTypeOf reads the Content-Type (its parameters, such as charset,
+// ignored) as one of the patch kinds served.
+func patchTypeOf(contentType string) (types.PatchType, bool) {
+	mt, _, err := mime.ParseMediaType(contentType)
+	if err != nil {
+		return "", false
+	}
+	for _, t := range patchTypes {
+		if string(t) == mt {
+			return t, true
+		}
+	}
+	return "", false
+}
+
+// patchOptions decodes the query (fieldManager, fieldValidation, dryRun,
+// force) and checks it as kube-apiserver does: force is for apply only, a
+// field manager is printable and at most 128 characters, fieldValidation
+// one of Ignore, Warn and Strict. A fault is a 422 naming PatchOptions.
+func patchOptions(r *http.Request, patchType types.PatchType) (*metav1.PatchOptions, error) {
+	opts := &metav1.PatchOptions{}
+	if err := metainternalversionscheme.ParameterCodec.DecodeParameters(r.URL.Query(), metav1.SchemeGroupVersion, opts); err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	if errs := metavalidation.ValidatePatchOptions(opts, patchType); len(errs) > 0 {
+		return nil, apierrors.NewInvalid(schema.GroupKind{Group: metav1.GroupName, Kind: "PatchOptions"}, "", errs)
+	}
+	return opts, nil
+}
+
+// fieldValidation is the directive a request gets when it names none:
+// Warn, so an unknown field is reported but not refused.
+func fieldValidation(directive string) string {
+	if directive == "" {
+		return metav1.FieldValidationWarn
+	}
+	return directive
+}
+
+// patchLoop reads the object, applies the patch to it, checks the result
+// and writes it with Storage.Update. When Update answers 409 and the patch
+// did not set the resourceVersion (the patched object still carries the
+// version we read), the conflict is with another writer, not the client:
+// read again and re-apply.
+func (s *Server) patchLoop(r *http.Request, ns, name string, patchType types.PatchType, body []byte, directive string) (*corev1.ConfigMap, error) {
+	for {
+		cur, err := s.Storage.Get(r.Context(), ns, name)
+		if err != nil {
+			return nil, err // 404 for a missing object: a patch never creates
+		}
+		next, err := applyPatch(cur, patchType, body, directive)
+		if err != nil {
+			return nil, err
+		}
+		if err := checkPatched(next, cur, ns, name); err != nil {
+			return nil, err
+		}
+		ours := next.ResourceVersion == cur.ResourceVersion
+		updated, err := s.Storage.Update(r.Context(), next)
+		if apierrors.IsConflict(err) && ours {
+			continue
+		}
+		return updated, err
+	}
+}
+
+// checkPatched judges the patched object against the stored one, in
+// kube-apiserver's order: a patch that moves or renames the object (400:
+// a patch never does), then a resourceVersion the patch set that is not
+// the stored one (409, before any validation; Storage.Update checks it
+// again, atomically), then the metadata (422) as an update's, which are a
+// new object's and more: a uid the patch changed is immutable. An empty uid is the
+// stored one, and the creationTimestamp is always the stored one.
+func checkPatched(cm, cur *corev1.ConfigMap, ns, name string) error {
+	switch {
+	case cm.Namespace == "":
+		cm.Namespace = ns
+	case cm.Namespace != ns:
+		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
+	}
+	if cm.Name != name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", cm.Name, name))
+	}
+	if rv, err := strconv.ParseUint(cm.ResourceVersion, 10, 64); err == nil && rv != 0 && cm.ResourceVersion != cur.ResourceVersion {
+		return apierrors.NewConflict(configMaps, name, errors.New(conflictMessage))
+	}
+	if cm.UID == "" {
+		cm.UID = cur.UID
+	}
+	cm.CreationTimestamp = cur.CreationTimestamp
+	// The update's checks include a new object's (labels, annotations),
+	// each fault once.
+	if errs := apivalidation.ValidateObjectMetaUpdate(&cm.ObjectMeta, &cur.ObjectMeta, field.NewPath("metadata")); len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, cm.Name, errs)
+	}
+	return nil
+}
+
+// applyPatch applies one patch to the stored object and decodes the
+// result, refusing (422) a result that is not a ConfigMap and, under
+// fieldValidation=Strict, one with fields a ConfigMap does not have
+// (kubectl apply asks for Strict).
+func applyPatch(cur *corev1.ConfigMap, patchType types.PatchType, body []byte, directive string) (*corev1.ConfigMap, error) {
+	if patchType == types.StrategicMergePatchType {
+		return applyStrategic(cur, body, directive)
+	}
+	curJSON, err := runtime.Encode(jsonEncoder, cur)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	var patched []byte
+	var strictErrs []error
+	if patchType == types.JSONPatchType {
+		patched, strictErrs, err = applyJSONPatch(curJSON, body, directive)
+	} else {
+		patched, strictErrs, err = applyMergePatch(curJSON, body, directive)
+	}
+	if err != nil {
+		return nil, err
+	}
+	next := &corev1.ConfigMap{}
+	_, _, err = strictDecoder.Decode(patched, nil, next)
+	strict, isStrict := runtime.AsStrictDecodingError(err)
+	switch {
+	case err != nil && !isStrict:
+		return nil, patchInvalid(string(patched), err)
+	case err != nil:
+		strictErrs = append(strictErrs, strict.Errors()...)
+	}
+	if len(strictErrs) > 0 && directive == metav1.FieldValidationStrict {
+		return nil, patchInvalid(string(patched), runtime.NewStrictDecodingError(strictErrs))
+	}
+	return next, nil
+}
+
+// strictDecoder reads JSON and reports the fields a ConfigMap does not
+// have (and duplicate fields) as a StrictDecodingError beside the object.
+var strictDecoder = func() runtime.Decoder {
+	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
+	return info.StrictSerializer
+}()
+
+// patchInvalid is the 422 for a patch whose result cannot be the object:
+// it names no kind and no object, only the field "patch", whose value is
+// the patched document (the JSON kinds) or the patch (strategic).
+func patchInvalid(value string, err error) error {
+	return apierrors.NewInvalid(schema.GroupKind{}, "", field.ErrorList{field.Invalid(field.NewPath("patch"), value, err.Error())})
+}
+
+// applyMergePatch merges an RFC 7386 patch into the object's JSON. Unless
+// validation is Ignore, the patch is read strictly first, so a duplicate
+// field is found (and a patch that is not an object is a 400).
+func applyMergePatch(curJSON, body []byte, directive string) ([]byte, []error, error) {
+	var strictErrs []error
+	if directive != metav1.FieldValidationIgnore {
+		var err error
+		if strictErrs, err = kjson.UnmarshalStrict(body, &map[string]any{}); err != nil {
+			return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+	}
+	patched, err := jsonpatch.MergePatch(curJSON, body)
+	if errors.Is(err, jsonpatch.ErrBadJSONPatch) {
+		return nil, nil, apierrors.NewBadRequest(err.Error())
+	}
+	return patched, strictErrs, err
+}
+
+// jsonPatchOp is one RFC 6902 operation, for the strict read of a JSON
+// patch: an operation with a misspelt member is reported.
+//
+// upstream: k8s.io/apiserver/pkg/endpoints/handlers/patch.go (jsonPatchOp)
+type jsonPatchOp struct {
+	Op    string `json:"op"`
+	Path  string `json:"path"`
+	From  string `json:"from"`
+	Value any    `json:"value"`
+}
+
+// applyJSONPatch runs an RFC 6902 operation list on the object's JSON. A
+// list that cannot be read is a 400; one that cannot be applied (a test
+// that fails, a path that is not there) is a 422 whose message hides the
+// reason (it goes into no cause either), as kube-apiserver's does.
+func applyJSONPatch(curJSON, body []byte, directive string) ([]byte, []error, error) {
+	var strictErrs []error
+	if directive != metav1.FieldValidationIgnore {
+		var err error
+		if strictErrs, err = kjson.UnmarshalStrict(body, &[]jsonPatchOp{}); err != nil {
+			return nil, nil, apierrors.NewBadRequest(fmt.Sprintf("error decoding patch: %v", err))
+		}
+		for i, e := range strictErrs {
+			strictErrs[i] = fmt.Errorf("json patch %v", e)
+		}
+	}
+	ops, err := jsonpatch.DecodePatch(body)
+	if err != nil {
+		return nil, nil, apierrors.NewBadRequest(err.Error())
+	}
+	if len(ops) > maxJSONPatchOps {
+		return nil, nil, apierrors.NewRequestEntityTooLargeError(fmt.Sprintf("The allowed maximum operations in a JSON patch is %d, got %d", maxJSONPatchOps, len(ops)))
+	}
+	patched, err := ops.Apply(curJSON)
+	if err != nil {
+		return nil, nil, apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+	}
+	return patched, strictErrs, nil
+}
+
+// applyStrategic applies a strategic merge patch. It works on maps, not
+// JSON: the ConfigMap struct tells the merge each list's merge key and
+// strategy (its patchMergeKey and patchStrategy tags). The 422's value is
+// the patch as a Go map prints, not the patched object.
+func applyStrategic(cur *corev1.ConfigMap, body []byte, directive string) (*corev1.ConfigMap, error) {
+	original, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cur)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	patchMap := map[string]any{}
+	var strictErrs []error
+	if directive == metav1.FieldValidationIgnore {
+		err = kjson.UnmarshalCaseSensitivePreserveInts(body, &patchMap)
+	} else {
+		strictErrs, err = kjson.UnmarshalStrict(body, &patchMap)
+	}
+	if err != nil {
+		return nil, apierrors.NewBadRequest(err.Error())
+	}
+	patchedMap, err := strategicpatch.StrategicMergeMapPatch(original, patchMap, &corev1.ConfigMap{})
+	if err != nil {
+		return nil, strategicError(err)
+	}
+	next := &corev1.ConfigMap{}
+	err = runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(patchedMap, next, directive != metav1.FieldValidationIgnore)
+	strict, isStrict := runtime.AsStrictDecodingError(err)
+	switch {
+	case err != nil && !isStrict:
+		return nil, patchInvalid(fmt.Sprintf("%+v", patchMap), err)
+	case err != nil:
+		strictErrs = append(strictErrs, strict.Errors()...)
+	}
+	if len(strictErrs) > 0 && directive == metav1.FieldValidationStrict {
+		return nil, patchInvalid(fmt.Sprintf("%+v", patchMap), runtime.NewStrictDecodingError(strictErrs))
+	}
+	return next, nil
+}
+
+// strategicError sorts the merge's errors: a patch that is malformed for
+// the merge (an unknown $patch directive, a bad list format) is the
+// client's 400; a patch that cannot be applied to this object is a 422
+// that names nothing; anything else is the server's.
+func strategicError(err error) error {
+	// The sentinels are compared, not unwrapped: a wrapped one is not a
+	// fault of the patch's format (kube-apiserver compares them too).
+	switch err {
+	case mergepatch.ErrBadJSONDoc, mergepatch.ErrBadPatchFormatForPrimitiveList, mergepatch.ErrBadPatchFormatForRetainKeys,
+		mergepatch.ErrBadPatchFormatForSetElementOrderList, mergepatch.ErrUnsupportedStrategicMergePatchFormat:
+		return apierrors.NewBadRequest(err.Error())
+	case mergepatch.ErrNoListOfLists, mergepatch.ErrPatchContentNotMatchRetainKeys:
+		return apierrors.NewGenericServerResponse(http.StatusUnprocessableEntity, "", schema.GroupResource{}, "", err.Error(), 0, false)
+	}
+	return err
+}

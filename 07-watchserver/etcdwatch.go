@@ -54,6 +54,7 @@ func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Ev
 	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
 	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
 	//   resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
+	//   The pump owns out: close it when it returns, so the cache hears the watch ended.
 	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is
 	//   tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned
 	//   member ends the watch instead of going silent. Send with a select on ctx.Done(), never a

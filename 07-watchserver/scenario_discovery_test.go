@@ -21,8 +21,9 @@ var discoveryCommands = []scenario.Command[*driver]{
 GETs the discovery document at P (/api, /apis or /api/v1), as kubectl does
 before its first request, and prints its kind and what a client reads in
 it: /api's versions and the address for every client ("the host the
-client used" when it is the one the request went to); /apis's groups, of those this server serves (none: it serves the core
-group only); /api/v1's configmaps. Of the verbs, the one this server does
+client used" when it is the one the request went to); /apis's groups,
+of those this server serves (none: it serves the core group only);
+/api/v1's configmaps. Of the verbs, the one this server does
 not serve (deletecollection) is left out: see "How kube-apiserver
 differs".`,
 		Example: "discover path=/api/v1"},

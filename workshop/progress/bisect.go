@@ -30,6 +30,9 @@ type swapper struct {
 	// repeat is how many times in a row each check runs per swap, all of
 	// them passing for the swap to count (swapRuns).
 	repeat int
+	// wanted is the runs in a row the failure rate asks for, when the
+	// budget cut repeat short of it; 0 when it did not.
+	wanted int
 	flaky  bool // the checks passed when run again unchanged
 }
 
@@ -103,6 +106,9 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	// as often as swapBudget allows, at least once.
 	repeat := min(swapRuns(rate), max(1, int(swapBudget/max(slowest, time.Millisecond))))
 	sw := &swapper{k: k, gen: gen, stubs: stubs, env: env, quiet: quiet, flags: flags, repeat: repeat, flaky: flaky}
+	if repeat < swapRuns(rate) {
+		sw.wanted = swapRuns(rate) // trial E: "passed 8 runs out of 8" blamed a correct exercise
+	}
 	if err := sw.tryFirst(outcomes, likely, open, candidates); err != nil {
 		return err
 	}
@@ -177,6 +183,9 @@ func (sw *swapper) locate(outcomes map[string]*outcome, suspects []int, checks [
 		}
 		for _, t := range checks {
 			outcomes[t].culprit, outcomes[t].located, outcomes[t].swapRuns = suspects[0], proof, sw.repeat
+			if sw.flaky {
+				outcomes[t].swapWanted = sw.wanted
+			}
 		}
 		return nil
 	}

@@ -41,19 +41,22 @@ type outcome struct {
 	// raceOnly: the race is all it failed on (no step diverged, nothing
 	// crashed or stuck): it may only have run beside the racing code.
 	raceOnly bool
-	culprit  int           // the exercise whose code made it diverge, once known
-	located  Proof         // how culprit was proved, if it was
-	notRun   bool          // it never ran: the binary stopped before it
-	stuck    bool          // it was stopped for making no progress
-	hung     bool          // left out: it would wait where a stuck test did (HungOn)
+	culprit  int   // the exercise whose code made it diverge, once known
+	located  Proof // how culprit was proved, if it was
+	notRun   bool  // it never ran: the binary stopped before it
+	stuck    bool  // it was stopped for making no progress
+	hung     bool  // left out: it would wait where a stuck test did (HungOn)
 	// passedAlone: left out of the first run (hung), it passed every run
 	// on its own (confirm): it fails only beside the check that got stuck.
 	passedAlone bool
-	took     time.Duration // how long its first run took
+	took        time.Duration // how long its first run took
 	// failRate is the share of its runs on your code as it is that
 	// failed (confirm): 1 for a check that fails every time.
 	failRate float64
 	swapRuns int // runs in a row per swap it passed to be located (FlakyBySwap)
+	// swapWanted: the runs in a row that would prove it, when swapBudget
+	// allowed fewer (slow checks, whose failure rate is known roughly).
+	swapWanted int
 	// fn is the function of yours the proof points at ("Cache.start"),
 	// when one does: the frame that panicked, the access with no lock,
 	// the literal that wrote the text.
@@ -667,7 +670,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		}
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
-			e.Located, e.Func, e.SwapRuns = o.located, o.fn, o.swapRuns
+			e.Located, e.Func, e.SwapRuns, e.SwapWanted = o.located, o.fn, o.swapRuns, o.swapWanted
 			hung, shown = o.hung, o
 		}
 	}

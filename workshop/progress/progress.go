@@ -72,6 +72,10 @@ type Exercise struct {
 	// SwapRuns is how many runs in a row the check passed with the
 	// reference's code of this exercise in its place (FlakyBySwap).
 	SwapRuns int
+	// SwapWanted is how many runs in a row would have made passing them
+	// by luck unlikely, when the time a swap may take allowed fewer
+	// (SwapRuns): the blame is then likely, not proved.
+	SwapWanted int
 }
 
 // Proof is how a failure was put on one exercise's code.

@@ -292,6 +292,11 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		if e.SwapRuns > 0 {
 			where += fmt.Sprintf(" %d runs out of %d", e.SwapRuns, e.SwapRuns)
 		} // else no swap run was counted (trial S read "passed 0 runs out of 0")
+		if e.SwapWanted > e.SwapRuns {
+			// A slow check, rerun as often as time allows: a rare
+			// failure could pass that many by luck.
+			where += fmt.Sprintf(", fewer than the %d that would rule out luck: likely, not proved. If your code of it looks right, look at the others this check runs", e.SwapWanted)
+		}
 		where += "."
 	}
 	if others := without(e.Runs, e.ID); e.Located == progress.NotLocated && len(others) > 0 {

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -806,6 +807,32 @@ func TestBlameSaysHowItKnows(t *testing.T) {
 		contains(t, c.how.String(), got, "Exercise 7 (03-indexer/exercise/indexer.go, store.go): Guard the store", c.want)
 		if strings.Contains(got, c.not) {
 			t.Errorf("%v: the Blame line says %q:\n%s", c.how, c.not, got)
+		}
+	}
+}
+
+// TestAShortSwapIsLikelyNotProved: a flaky check's swap cut short by the
+// time it may take (a slow chapter's) says its blame is likely, not
+// proved (trial E was sent to a correct exercise by "passed 8 runs out of
+// 8"); one that ran all the runs its failure rate asks for claims more.
+func TestAShortSwapIsLikelyNotProved(t *testing.T) {
+	x := &result{c: chapters.Chapter{Name: "07-watchserver"}, files: map[int][]string{10: {"exercise/watchserver.go"}}}
+	for _, c := range []struct {
+		wanted    int
+		want, not string
+	}{
+		{14, "passed 8 runs out of 8, fewer than the 14 that would rule out luck: likely, not proved", ""},
+		{0, "passed 8 runs out of 8.", "likely"},
+	} {
+		var out strings.Builder
+		r := &Runner{Root: t.TempDir(), Out: &out}
+		e := progress.Exercise{Exercise: exgen.Exercise{ID: 10, Title: "Stream a watch.", File: "watchserver.go"},
+			Located: progress.FlakyBySwap, SwapRuns: 8, SwapWanted: c.wanted}
+		r.blameNote(x, e)
+		got := strings.Join(strings.Fields(out.String()), " ")
+		contains(t, "wanted "+strconv.Itoa(c.wanted), got, c.want)
+		if c.not != "" && strings.Contains(got, c.not) {
+			t.Errorf("wanted %d: the Blame line says %q:\n%s", c.wanted, c.not, got)
 		}
 	}
 }

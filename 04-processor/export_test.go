@@ -3,6 +3,8 @@ package processor
 import (
 	"context"
 	"time"
+
+	"example.com/walkthrough/workshop/scenario"
 )
 
 // SyncTracker returns one registration's sync tracker as the calls its
@@ -49,9 +51,5 @@ func ProcessorDistributing() (run func(ctx context.Context), distribute, remove 
 // anyone. The stress test asks it from an index function, which the cache
 // calls while HandleDeltas applies a delta.
 func (s *SharedIndexInformer) DeltasBlocked() bool {
-	if s.blockDeltas.TryLock() {
-		s.blockDeltas.Unlock()
-		return false
-	}
-	return true
+	return scenario.Held(&s.blockDeltas)
 }

@@ -51,12 +51,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
 	// These five call our package's parts directly (stress_test.go).
-	ourOwn := func(t *testing.T, test func(t *testing.T)) {
-		if name == scenario.ClientGo {
-			t.Skip("it judges our processor's parts (reference or exercise), not client-go's")
-		}
-		test(t)
-	}
+	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 3, "tracker-counted-from-three-goroutines", func(t *testing.T) { ourOwn(t, trackerCountedFromThreeGoroutines) })
 	scenario.Stress(t, 5, "listener-added-while-processor-starts", func(t *testing.T) { ourOwn(t, listenerAddedWhileProcessorStarts) })
 	scenario.Stress(t, 6, "handler-removed-while-distributing", func(t *testing.T) { ourOwn(t, handlerRemovedWhileDistributing) })

@@ -41,12 +41,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 11, "workers-drain-and-lose-nothing", func(t *testing.T) { stress(t, impls[name]) })
 	// These two call our package's parts directly (ours_stress_test.go),
 	// each tagged with the last exercise it needs.
-	ourOwn := func(t *testing.T, test func(t *testing.T)) {
-		if name == scenario.ClientGo {
-			t.Skip("it judges our queue's parts (reference or exercise), not client-go's")
-		}
-		test(t)
-	}
+	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 4, "one-provider-for-queues-made-at-once", func(t *testing.T) { ourOwn(t, oneProviderForQueuesMadeAtOnce) })
 	scenario.Stress(t, 9, "add-after-never-waits-for-the-loop", func(t *testing.T) { ourOwn(t, addAfterNeverWaitsForTheLoop) })
 	if name == scenario.Reference {

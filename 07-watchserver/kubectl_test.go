@@ -60,9 +60,12 @@ current-context: ours
 	}
 	run := func(args ...string) string {
 		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+		ctx, cancel := context.WithTimeout(context.Background(), eventWait)
 		defer cancel()
 		out, err := command(ctx, args...).CombinedOutput()
+		if ctx.Err() != nil {
+			t.Fatalf("kubectl %s did not finish in %v: our server never answered it\n%s", strings.Join(args, " "), eventWait, out)
+		}
 		if err != nil {
 			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
 		}
@@ -92,19 +95,37 @@ current-context: ours
 	if err := watch.Start(); err != nil {
 		t.Fatal(err)
 	}
-	lines := bufio.NewScanner(stdout)
-	next := func() string {
-		t.Helper()
-		if !lines.Scan() {
-			t.Fatalf("kubectl get --watch ended early: %v", lines.Err())
+	// Each line is waited for eventWait, not the command's 30 s: a server
+	// that loses an event should cost a check seconds, with this reason.
+	lines := make(chan string)
+	scanned := make(chan error, 1)
+	go func() {
+		scan := bufio.NewScanner(stdout)
+		for scan.Scan() {
+			select {
+			case lines <- scan.Text():
+			case <-ctx.Done():
+			}
 		}
-		return lines.Text()
+		scanned <- scan.Err()
+	}()
+	next := func(after string) string {
+		t.Helper()
+		select {
+		case line := <-lines:
+			return line
+		case err := <-scanned:
+			t.Fatalf("kubectl get --watch ended early, %s: %v", after, err)
+		case <-time.After(eventWait):
+			t.Fatalf("kubectl get --watch printed nothing in %v %s: the watch lost that event", eventWait, after)
+		}
+		return ""
 	}
-	expect(next(), "configmap/a", "kubectl get --watch, first")
+	expect(next("at its start"), "configmap/a", "kubectl get --watch, first")
 	run("create", "configmap", "b", "--from-literal=k=w")
-	expect(next(), "configmap/b", "kubectl get --watch, after create b")
+	expect(next("after create b"), "configmap/b", "kubectl get --watch, after create b")
 	expect(run("delete", "configmap", "a"), `configmap "a" deleted`, "kubectl delete configmap a")
-	expect(next(), "configmap/a", "kubectl get --watch, after delete a")
+	expect(next("after delete a"), "configmap/a", "kubectl get --watch, after delete a")
 	cancel()
 	_ = watch.Wait()
 	expect(run("get", "cm", "-o", "name"), "configmap/b", "kubectl get cm, after the watch")

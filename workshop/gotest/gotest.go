@@ -50,7 +50,11 @@ type Result struct {
 	// stopped as stuck: the quiet period, or less when it also computed
 	// nothing (Run's idle).
 	StuckAfter time.Duration
-	Dump       string // the goroutine dump of a crash or of a stuck binary
+	// Waited says the stuck binary was stopped for waiting (Idle), not
+	// only for printing nothing: every test in Stuck had been running,
+	// computing nothing and printing nothing, for Idle.After.
+	Waited bool
+	Dump   string // the goroutine dump of a crash or of a stuck binary
 	// Leak is what the binary printed, after every test passed, about
 	// goroutines still running (workshop/leak).
 	Leak string
@@ -281,8 +285,8 @@ func (b *Binary) Run(env []string, stuck time.Duration, idle Idle, flags ...stri
 		return nil, fmt.Errorf("%s: %w", filepath.Base(b.Path), testErr)
 	}
 	r.OK = testErr == nil
-	if stuckTests, after := w.fired(); stuckTests != nil {
-		r.Stuck, r.StuckAfter, r.Crash = stuckTests, after, ""
+	if stuckTests, after, waited := w.fired(); stuckTests != nil {
+		r.Stuck, r.StuckAfter, r.Waited, r.Crash = stuckTests, after, waited, ""
 		for _, t := range stuckTests {
 			r.Passed[t] = false
 		}
@@ -316,6 +320,7 @@ type watch struct {
 	said    map[string]bool // the lines printed so far, numbers as #
 	stuck   []string        // the tests running when it fired; nil until then
 	after   time.Duration   // how long it had printed nothing then
+	waited  bool            // it fired for Idle, not only for quiet
 	done    chan struct{}
 	// idleSince is when the binary last used more than idleCPU ticks of
 	// CPU over cpuAt.
@@ -375,6 +380,7 @@ func (w *watch) loop() {
 			}
 			sort.Strings(w.stuck)
 			w.after = now.Sub(w.last).Round(100 * time.Millisecond)
+			w.waited = idle
 			stopping = w.stuck
 			w.proc.Signal(syscall.SIGQUIT) // the Go runtime dumps every goroutine and exits
 		}
@@ -413,10 +419,10 @@ func (w *watch) event(action, test, output string) {
 	}
 }
 
-func (w *watch) fired() ([]string, time.Duration) {
+func (w *watch) fired() ([]string, time.Duration, bool) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	return w.stuck, w.after
+	return w.stuck, w.after, w.waited
 }
 
 func (w *watch) stop() { close(w.done) }
@@ -474,7 +480,10 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 				lastFail = ev.Test
 			}
 		case ev.Action == "skip":
-			r.Skipped[ev.Test] = true
+			// Done, with no result of its own: not one a crash stopped
+			// (07's doc check, skipped on your copy, read as running at
+			// every stuck stop and cost each a rerun of its neighbours).
+			r.Skipped[ev.Test], started[ev.Test] = true, false
 		case ev.Action == "pass" || ev.Action == "fail":
 			// Run several times (-count), a test fails if any run did.
 			if passed, seen := r.Passed[ev.Test]; !seen || passed {

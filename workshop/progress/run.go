@@ -202,6 +202,12 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest
 				queue = append([][]string{others}, queue...)
 			}
 			further = true
+		case sideBySide && res.Waited:
+			// Stopped for waiting: each check the stop found running had
+			// been waiting, as the whole binary had, longer than any wait
+			// of the reference's (idleFor), so each is stuck itself, not
+			// beside the one that is. Halving waited the idle period out
+			// again per check (07: TestKubectl, 16 s more alone).
 		case sideBySide:
 			// Several checks side by side: none gets the stop. Each half
 			// runs again side by side; a half that stops again is split

@@ -459,3 +459,51 @@ func TestAReplayOfScenariosSaysWhyFromItsFailedFile(t *testing.T) {
 		t.Errorf("report of a replay whose b.txt diverged:\n%s", o.report)
 	}
 }
+
+// twoWaiting is two checks side by side that wait for good, beside one
+// skipped (07's doc check is skipped on your copy).
+const twoWaiting = `package p
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func started(name string) {
+	f, _ := os.OpenFile(filepath.Join(os.Getenv("MARKER_DIR"), "runs"), os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	f.WriteString(name + "\n")
+	f.Close()
+}
+
+func TestSkipped(t *testing.T) { t.Skip("not on your copy") }
+
+func TestWaitsA(t *testing.T) { t.Parallel(); started("A"); select {} }
+
+func TestWaitsB(t *testing.T) { t.Parallel(); started("B"); select {} }
+`
+
+// TestAStopForWaitingIsEveryWaitersOwn: checks side by side that all
+// waited out the idle period are each stuck in that one run; none runs
+// again alone to wait it out once more (07's TestKubectl did, 16 s), and
+// a skipped test is not one the stop found running.
+func TestAStopForWaitingIsEveryWaitersOwn(t *testing.T) {
+	bin := buildPackage(t, twoWaiting)
+	dir := t.TempDir()
+	res, err := runTests(bin, []string{"MARKER_DIR=" + dir}, time.Minute, gotest.Idle{After: time.Second}, "", "", false, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, test := range []string{"TestWaitsA", "TestWaitsB"} {
+		if res.Passed[test] || !slices.Contains(res.Stuck, test) || res.DumpOf[test] == "" {
+			t.Errorf("%s: passed %v, stuck %v, dump %d bytes; want stuck, with its dump", test, res.Passed[test], res.Stuck, len(res.DumpOf[test]))
+		}
+	}
+	if passed, judged := res.Passed["TestSkipped"]; judged || !res.Skipped["TestSkipped"] {
+		t.Errorf("TestSkipped: judged %v (passed %v), skipped %v; want skipped only, not running when the stop came", judged, passed, res.Skipped["TestSkipped"])
+	}
+	runs, _ := os.ReadFile(filepath.Join(dir, "runs"))
+	if got := strings.Fields(string(runs)); len(got) != 2 {
+		t.Errorf("the waiting checks started %d times (%v), want once each", len(got), got)
+	}
+}

@@ -139,9 +139,18 @@ func (d *driver) drain(t testing.TB, td *datadriven.TestData) string {
 	d.calls.noWaitingGet(t, td)
 	q := d.queue(t, td)
 	var got []string
+	seen := map[string]bool{}
 	for q.Len() > 0 {
 		item, _ := q.Get()
 		q.Done(item)
+		if seen[item] {
+			// Nothing adds while drain runs: an item handed out twice came
+			// back by itself, and would forever (trial F's Get that left
+			// the item dirty spun here until the runner stopped it).
+			got = append(got, fmt.Sprintf("(%s again: nobody added it since its Get, yet Done queued it again; is it still dirty?)", item))
+			break
+		}
+		seen[item] = true
 		got = append(got, item)
 	}
 	if len(got) == 0 {

@@ -227,13 +227,24 @@ func stress(t *testing.T, im impl) {
 	var drainMu sync.Mutex
 	draining, heldBeforeDrain := false, 0
 
-	var failures atomic.Int64
+	// Each Add queues an item at most once, so the workers can never get
+	// more items than were added: one more means an item came back that
+	// nobody added again, and it would go round for ever (trial F's Get
+	// that left the item dirty spun here until the runner stopped it).
+	var failures, gets atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			for {
 				item, shutdown := q.Get()
 				if shutdown {
+					return
+				}
+				if gets.Add(1) > producers*addsEach {
+					q.Done(item)
+					if gets.Load() == producers*addsEach+1 {
+						t.Errorf("%s handed out again after all %d Adds were got: nobody added it since its Get, yet it came back (is it still dirty?)", item, producers*addsEach)
+					}
 					return
 				}
 				k := index(item)

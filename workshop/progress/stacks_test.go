@@ -165,3 +165,26 @@ func TestNoCircleOfBlockers(t *testing.T) {
 			exercises[0].Status, exercises[0].Blocker, exercises[1].Status, exercises[1].Blocker)
 	}
 }
+
+// TestAGivenWaiterPointsAtYourCode: a goroutine of given code waiting on a
+// channel (07's relay ranging over the channel a pump of yours never
+// closed) says that what it waits for is yours to do.
+func TestAGivenWaiterPointsAtYourCode(t *testing.T) {
+	k := testCode()
+	given := `goroutine 9 [chan receive]:
+example.com/walkthrough/03-indexer.(*relay).run(0xc0000a0e00)
+	/w/03-indexer/indexer.go:40 +0x4e
+created by example.com/walkthrough/03-indexer.newRelay in goroutine 6
+	/w/03-indexer/indexer.go:30 +0x9a
+`
+	text, _, _ := k.stuck("TestX", "", given, "15s")
+	for _, want := range []string{"indexer.go:40 in relay.run", "waits to receive", "That is given code"} {
+		if !strings.Contains(text, want) {
+			t.Errorf("stuck reason lacks %q:\n%s", want, text)
+		}
+	}
+	mine, _, _ := k.stuck("TestX", "", dump, "15s")
+	if strings.Contains(mine, "given code") {
+		t.Errorf("a wait in an exercise's function is called given code:\n%s", mine)
+	}
+}

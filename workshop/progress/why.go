@@ -360,9 +360,23 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 		if lock := k.heldWhileWaiting(g); lock != "" {
 			fmt.Fprintf(b, "              It holds %s while it waits: whoever needs %s waits too.\n", lock, lock)
 		}
+		if k.owner(mine[0]) == 0 && isChannelWait(g.state) {
+			// Trial E's pump that never closed its channel showed only the
+			// given relay that ranged over it, with nothing to say the fix
+			// was elsewhere.
+			b.WriteString("              That is given code: the send or close it waits for is for code of\n" +
+				"              yours to do (a goroutine that returns without closing its channel?).\n")
+		}
 		owners = append(owners, k.owners(mine)...)
 	}
 	return shown, owners
+}
+
+// isChannelWait reports whether a goroutine's state is a wait on a
+// channel: a receive, a send or a select.
+func isChannelWait(state string) bool {
+	state = strings.TrimSuffix(state, " (durable)")
+	return strings.HasPrefix(state, "chan receive") || strings.HasPrefix(state, "chan send") || strings.HasPrefix(state, "select")
 }
 
 // servesRequest reports whether a goroutine runs an HTTP handler: net/http

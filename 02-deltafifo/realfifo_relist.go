@@ -38,7 +38,9 @@ func (f *RealFIFO) Replace(list []any, rv string) error {
 	// exercise:hint In atomic mode Replace appends one ReplacedAll delta carrying the list and its
 	//   resource version, and Resync one SyncAll; otherwise Replace reconciles and Resync appends a
 	//   Sync for each known object whose key is nowhere in the log. Bookmark appends a Bookmark
-	//   delta only when the queue emits them. Replace makes the log as it stands the first list.
+	//   delta only when the queue emits them. ReplacedAll, SyncAll and Bookmark go straight onto
+	//   the log, not through appendLocked, which refuses them (they have no key). Replace makes the
+	//   log as it stands the first list.
 	// exercise:deeper f.sync.firstList(len(f.items)) runs after the append, in both modes: the
 	//   first list is everything in the log, not just the listed objects. A known key that has
 	//   vanished by the time you ask (GetByKey says not exists) gets no Sync. Bookmark does not

@@ -15,14 +15,15 @@ import (
 // queueCommands make the file's queues.
 var queueCommands = []scenario.Command[*driver]{
 	{Name: "new-deltafifo", Run: (*driver).newFIFO,
-		Usage: `new-deltafifo [name=N] [known] [emit-replaced]
+		Usage: `new-deltafifo [name=N] [known] [known-fails=KEY] [emit-replaced]
 Makes a DeltaFIFO. Without a name, or with a name already taken, the new
 queue replaces all others; with a new name, it joins them, and every
 output is split per queue. Each queue has its own consumer cache; "known"
-hands that cache to the queue as KnownObjects. Prints ok.`,
+hands that cache to the queue as KnownObjects, and known-fails=KEY makes
+the queue's GetByKey of KEY there fail with an error. Prints ok.`,
 		Example: "new-deltafifo known emit-replaced"},
 	{Name: "new-realfifo", Run: (*driver).newFIFO,
-		Usage: `new-realfifo [name=N] [known] [atomic] [unlock] [bookmarks]
+		Usage: `new-realfifo [name=N] [known] [known-fails=KEY] [atomic] [unlock] [bookmarks]
 Makes a RealFIFO with those options, named as new-deltafifo's queue is.
 Prints ok, or the constructor's "coding error" panic.`,
 		Example: "new-realfifo name=real atomic bookmarks"},
@@ -34,6 +35,20 @@ type fifo struct {
 	q       queue
 	cache   knownStore
 	waiting *waitingPop // a Pop that blocked, if any
+}
+
+// failingLookup is a consumer cache whose GetByKey of one key fails: the
+// queue cannot tell whether it holds the object, and must not guess.
+type failingLookup struct {
+	knownStore
+	key string
+}
+
+func (c failingLookup) GetByKey(key string) (any, bool, error) {
+	if key == c.key {
+		return nil, false, fmt.Errorf("the lookup of %s failed", key)
+	}
+	return c.knownStore.GetByKey(key)
 }
 
 // waitingPop is a Pop running in its own goroutine.
@@ -51,6 +66,11 @@ func (d *driver) newFIFO(t testing.TB, td *datadriven.TestData) (out string) {
 	var known knownStore
 	if td.HasArg("known") {
 		known = f.cache
+		if td.HasArg("known-fails") {
+			var key string
+			td.ScanArgs(t, "known-fails", &key)
+			known = failingLookup{f.cache, key}
+		}
 	}
 	if td.Cmd == "new-deltafifo" {
 		f.q = d.im.NewDeltaFIFO(known, td.HasArg("emit-replaced"))

@@ -59,8 +59,10 @@ type outcome struct {
 	swapWanted int
 	// fn is the function of yours the proof points at ("Cache.start"),
 	// when one does: the frame that panicked, the access with no lock,
-	// the literal that wrote the text.
-	fn string
+	// the literal that wrote the text; or the one a swap of function
+	// bodies found (narrow), as fnProof says.
+	fn      string
+	fnProof FuncProof
 }
 
 // LeakCheck is the name a leak is judged under: goroutines your code left
@@ -514,8 +516,11 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 			open = append(open, test)
 		}
 	}
-	if len(open) == 0 || len(k.s.yours) == 0 {
+	if len(k.s.yours) == 0 {
 		return nil
+	}
+	if len(open) == 0 {
+		return k.narrow(outcomes, env, quiet, flags)
 	}
 	sort.Strings(open)
 	solid, flaky, err := k.confirm(outcomes, open, env, quiet, blame)
@@ -532,6 +537,9 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		if err := k.bisect(outcomes, solid, candidates, runs, env, quiet, flags, false, nil); err != nil {
 			return err
 		}
+	}
+	if err := k.narrow(outcomes, env, quiet, flags); err != nil {
+		return err
 	}
 	if len(flaky) > 0 {
 		// The culprits the checks that fail every time were put on (by
@@ -670,7 +678,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		}
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
-			e.Located, e.Func, e.SwapRuns, e.SwapWanted = o.located, o.fn, o.swapRuns, o.swapWanted
+			e.Located, e.Func, e.FuncProof, e.SwapRuns, e.SwapWanted = o.located, o.fn, o.fnProof, o.swapRuns, o.swapWanted
 			hung, shown = o.hung, o
 		}
 	}

@@ -67,8 +67,10 @@ type Exercise struct {
 	// from this exercise's code, if it was; the blame file then does not
 	// re-judge it.
 	Located Proof
-	// Func is the function of yours the proof points at, when one does.
-	Func string
+	// Func is the function of yours the proof points at, when one does,
+	// found as FuncProof says.
+	Func      string
+	FuncProof FuncProof
 	// SwapRuns is how many runs in a row the check passed with the
 	// reference's code of this exercise in its place (FlakyBySwap).
 	SwapRuns int
@@ -340,6 +342,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	}
 	k.say = opts.say
 	k.idle = idleFor(c.RealClock())
+	k.everySuspect = opts.EverySuspect
 	if k.notYours, err = referenceRuns(c, opts.Files); err != nil {
 		return nil, err
 	}

@@ -27,6 +27,9 @@ type code struct {
 	say   func(format string, args ...any)
 	// idle says when a test binary that waits is stuck (idleFor).
 	idle gotest.Idle
+	// everySuspect: Options.EverySuspect, for narrow too (every function
+	// of the exercise a suspect, as the tests of the tests search).
+	everySuspect bool
 	// plainChecks are the binary's top-level checks, which the blame file
 	// does not measure (plainChecks).
 	plainChecks []string

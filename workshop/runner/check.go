@@ -312,8 +312,12 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 // funcLine is what the function the failure was put on does, as its stub
 // says: the exercise's hint speaks of the whole exercise, which may be a
 // dozen functions.
+//
+// A function found by swapping bodies (trial H: a bug in 02's first deep
+// exercise, twelve functions in three files, was put on the exercise
+// only) says how it was found.
 func funcLine(c chapters.Chapter, e progress.Exercise) string {
-	if e.Func == "" || e.Located != progress.ByFrames {
+	if e.Func == "" || e.Located != progress.ByFrames && e.FuncProof == progress.FuncByFrames {
 		return ""
 	}
 	lines, err := exgen.FuncLines(c.Dir)
@@ -323,10 +327,17 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 	// "start registers …" reads "Cache.start registers …".
 	what := lines[e.Func]
 	short := e.Func[strings.LastIndex(e.Func, ".")+1:]
+	line := e.Func + ": " + what
 	if rest, ok := strings.CutPrefix(what, short+" "); ok {
-		return e.Func + " " + rest
+		line = e.Func + " " + rest
 	}
-	return e.Func + ": " + what
+	switch e.FuncProof {
+	case progress.FuncOnlyChanged:
+		line += " It is the only function of the exercise whose body is not the reference's."
+	case progress.FuncBySwap:
+		line += " With the reference's body of it alone in its place, this check passes."
+	}
+	return line
 }
 
 // without is ids less id.

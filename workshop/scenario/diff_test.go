@@ -1,6 +1,9 @@
 package scenario
 
-import "testing"
+import (
+	"strings"
+	"testing"
+)
 
 func TestLineDiff(t *testing.T) {
 	for _, tc := range []struct{ want, got, diff string }{
@@ -16,5 +19,18 @@ func TestLineDiff(t *testing.T) {
 		if got := lineDiff(tc.want, tc.got); got != tc.diff {
 			t.Errorf("lineDiff(%q, %q) =\n%s\nwant\n%s", tc.want, tc.got, got, tc.diff)
 		}
+	}
+}
+
+// TestALongLineKeepsBothEnds: an error that prints a whole object is cut
+// in its middle, keeping the reason at its end; short lines stay whole.
+func TestALongLineKeepsBothEnds(t *testing.T) {
+	long := "error: couldn't create key for object {" + strings.Repeat("Pod{x} ", 500) + "}: object has no meta"
+	got := lineDiff("ok\n", long+"\n")
+	if !strings.Contains(got, "- ok\n") || !strings.Contains(got, "object has no meta\n") || !strings.Contains(got, "characters left out") {
+		t.Errorf("diff of a long line:\n%s", got)
+	}
+	if n := len(got); n > 600 {
+		t.Errorf("diff of a long line is %d characters, want it cut", n)
 	}
 }

@@ -501,6 +501,32 @@ func finishedWith(c chapters.Chapter, m mutant.Mutant) (map[string][]byte, error
 	return files, nil
 }
 
+// mutatedFuncs lists the functions of exercise id whose bodies the mutant
+// changes.
+func mutatedFuncs(c chapters.Chapter, m mutant.Mutant, id int) ([]string, error) {
+	done, err := generated(c, func(int) bool { return false })
+	if err != nil {
+		return nil, err
+	}
+	stubs, err := generated(c, func(int) bool { return true })
+	if err != nil {
+		return nil, err
+	}
+	mutated, err := finishedWith(c, m)
+	if err != nil {
+		return nil, err
+	}
+	parts, err := exgen.ExerciseParts(stubs, id)
+	if err != nil {
+		return nil, err
+	}
+	var changed []string
+	for name, keys := range parts {
+		changed = append(changed, exgen.Changed(mutated[name], done[name], keys)...)
+	}
+	return changed, nil
+}
+
 // dropsALock reports whether a mutant leaves fewer Lock and RLock calls
 // than it found.
 func dropsALock(m mutant.Mutant) bool {
@@ -624,6 +650,17 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string
 	for _, e := range res.Exercises {
 		if e.Status == progress.Fail && e.ID != blamed.ID {
 			return fmt.Sprintf("the bug is in exercise %d, but exercise %d fails too (%s):\n%s", owner, e.ID, e.Test, e.Report)
+		}
+	}
+	if blamed.Func != "" && blamed.FuncProof != progress.FuncByFrames {
+		// Put on one function by a swap of bodies (or as the only one
+		// changed): it must be one the mutant changed.
+		changed, err := mutatedFuncs(c, m, owner)
+		if err != nil {
+			return err.Error()
+		}
+		if !slices.Contains(changed, blamed.Func) {
+			return fmt.Sprintf("the bug is in %s of exercise %d, but the runner put it on %s", strings.Join(changed, ", "), owner, blamed.Func)
 		}
 	}
 	if *show {

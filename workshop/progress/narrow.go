@@ -1,0 +1,165 @@
+package progress
+
+import (
+	"fmt"
+	"maps"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"example.com/walkthrough/workshop/exgen"
+	"example.com/walkthrough/workshop/gotest"
+)
+
+// FuncProof says how Exercise.Func was found.
+type FuncProof int
+
+const (
+	FuncByFrames    FuncProof = iota // the proof's frame or literal is in it (or there is no Func)
+	FuncOnlyChanged                  // of the exercise's functions, the only one whose body is not the reference's
+	FuncBySwap                       // with the reference's body of it alone in its place, the check passes
+)
+
+// narrowBuilds bounds the rebuilds one check may spend putting failures on
+// a function (narrow), besides those bisect spent on exercises.
+const narrowBuilds = 4
+
+// narrowSlowest is the longest a check may take for narrow to rerun it:
+// 07's, seconds each on a rebuild of seconds, would double a failing check.
+const narrowSlowest = 5 * time.Second
+
+// narrow puts each check that was put on an exercise as a whole (by a
+// swap, or as the only suspect) on one function of it, when it can: an
+// exercise may be a dozen functions in three files (02's first deep one),
+// and its hint speaks of all of them. The functions whose bodies differ
+// from the reference's are the suspects; one alone is it, with no build.
+// More are halved as bisect halves exercises: the reference's bodies of
+// half of them are put in, and the checks run again, as often as confirm
+// would; a half that passes holds it. A failure that needs two functions
+// of yours together is left on the exercise, as is one whose checks part
+// ways (some pass with a half, some do not).
+func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Duration, flags []string) error {
+	groups := map[int][]string{} // exercise → the checks put on it as a whole
+	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
+		o := outcomes[t]
+		if o.fn == "" && !o.stuck && !o.hung && o.stub == 0 && (o.located == BySwap || o.located == OnlySuspect) {
+			groups[o.culprit] = append(groups[o.culprit], t)
+		}
+	}
+	builds := 0
+	for _, id := range slices.Sorted(maps.Keys(groups)) {
+		checks := groups[id]
+		parts, err := exgen.ExerciseParts(k.stubs, id)
+		if err != nil {
+			return nil // the generated copy is the workshop's: nothing to narrow with
+		}
+		changed := map[string]string{} // function key → its file
+		all := 0
+		for name, keys := range parts {
+			all += len(keys)
+			if !k.everySuspect {
+				keys = exgen.Changed(k.s.files[filepath.Base(name)], k.done[name], keys)
+			}
+			for _, key := range keys {
+				changed[key] = name
+			}
+		}
+		suspects := slices.Sorted(maps.Keys(changed))
+		if all == 1 {
+			continue // the exercise is that one function: the blame says it
+		}
+		if len(suspects) == 1 && !k.everySuspect {
+			k.putOn(outcomes, checks, suspects[0], FuncOnlyChanged)
+			continue
+		}
+		var slowest time.Duration
+		for _, t := range checks {
+			slowest = max(slowest, outcomes[t].took)
+		}
+		if len(suspects) == 0 || slowest > narrowSlowest {
+			continue
+		}
+		repeat := confirmRuns(slowest)
+		race := slices.ContainsFunc(checks, func(t string) bool { return outcomes[t].race })
+		proved := false
+		for len(suspects) > 1 || !proved {
+			if builds == narrowBuilds {
+				return nil
+			}
+			builds++
+			half := suspects[:(len(suspects)+1)/2]
+			passed, ok, err := k.withReferenceFuncs(id, half, changed, checks, env, quiet, flags, repeat, race)
+			if err != nil || !ok {
+				return err
+			}
+			switch passed {
+			case len(checks):
+				suspects, proved = half, true
+			case 0:
+				// Not in that half: in the rest, proved once a swap of it
+				// passes (a last one left is swapped alone to prove it).
+				suspects, proved = suspects[len(half):], false
+			default:
+				suspects = nil // the checks part ways
+			}
+			if len(suspects) == 0 {
+				break
+			}
+		}
+		if len(suspects) == 1 && proved {
+			k.putOn(outcomes, checks, suspects[0], FuncBySwap)
+		}
+	}
+	return nil
+}
+
+// putOn says the checks diverged in the function key.
+func (k *code) putOn(outcomes map[string]*outcome, checks []string, key string, how FuncProof) {
+	for _, t := range checks {
+		outcomes[t].fn, outcomes[t].fnProof = key, how
+	}
+}
+
+// withReferenceFuncs reruns checks, repeat times each, on your copy with
+// the reference's bodies of exercise id's functions keys (each in the file changed
+// says); passed counts the checks that passed every run. ok is false when
+// it could not tell: your other code does not build with those bodies.
+func (k *code) withReferenceFuncs(id int, keys []string, changed map[string]string, checks []string, env []string, quiet time.Duration, flags []string, repeat int, race bool) (passed int, ok bool, err error) {
+	k.say("finding which function of exercise %d diverged: %d %s again with the reference's body of %s", id, len(checks), map[bool]string{true: "check", false: "checks"}[len(checks) == 1], strings.Join(keys, ", "))
+	files := maps.Clone(k.s.files)
+	byFile := map[string][]string{}
+	for _, key := range keys {
+		byFile[changed[key]] = append(byFile[changed[key]], key)
+	}
+	for name, ks := range byFile {
+		swapped, err := exgen.SpliceBodies(files[filepath.Base(name)], k.done[name], ks)
+		if err != nil {
+			return 0, false, nil
+		}
+		files[filepath.Base(name)] = swapped
+	}
+	if !race {
+		// Without -race, as bisect: the divergence shows without it.
+		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
+	}
+	bin, _, err := gotest.Build(k.s.dir, files, flags...)
+	if err != nil || bin == nil {
+		return 0, false, err
+	}
+	defer bin.Remove()
+	var count []string
+	if repeat > 1 {
+		count = []string{fmt.Sprintf("-count=%d", repeat)} // a failure in any run fails the check
+	}
+	res, err := runTests(bin, env, quiet/3, k.idle, runPattern(checks), k.notYours, true, nil, count...)
+	if err != nil {
+		return 0, false, err
+	}
+	for _, t := range checks {
+		if res.Passed[t] {
+			passed++
+		}
+	}
+	return passed, true, nil
+}

@@ -31,17 +31,24 @@ func (r *Runner) Deep(chapter string) error {
 	if err != nil {
 		return err
 	}
+	back, from := r.deepWorkKept(c, gen, ids, write)
 	r.say("", fmt.Sprintf("The deep track of %s adds %d exercises over the concurrent and looping heart of it:", c.Name, len(deep)))
 	for _, e := range deep {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
-	r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
+	if len(back) > 0 {
+		// Trial H: deep, then core, then deep again stubbed its own deep
+		// code, to be found among backups by hand.
+		r.say("", fmt.Sprintf("Your own code of %s, kept when you went to the core track (backup %s), goes back in; the other deep functions become stubs. Your core exercises stay as they are. A backup of the files is kept.", exercisesNamed(back), from))
+	} else {
+		r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
+	}
 	if todo := stillStubs(c, gen, exerciseIDs(others(c, deep))); len(todo) > 0 {
 		// Trial J took "your other exercises stay as they are" on a
 		// fresh clone for "the core ones are written".
 		r.say("", fmt.Sprintf("Still stubs in your copy, to write as well: %s. The deep track is every exercise of the chapter.", exercisesNamed(todo)))
 	}
-	if LoadState(r.Root).Tracks[c.Name] == TrackCore {
+	if LoadState(r.Root).Tracks[c.Name] == TrackCore && len(back) < len(ids) {
 		// Trial G: core then deep asked for the code the core copy had
 		// just shown. Say so, and how to avoid it next time.
 		r.say("", fmt.Sprintf("Your copy of %s was on the core track, which showed these functions written out. "+
@@ -50,6 +57,65 @@ func (r *Runner) Deep(chapter string) error {
 	}
 	r.warnWork(c, ids, write, "deep", "puts their stubs back")
 	return r.writeTrack(c, write, ids, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
+}
+
+// deepWorkKept finds the code of the deep exercises ids that you wrote
+// yourself before the last core of this chapter put the reference's in
+// its place (its backup): neither the stub nor the core copy's code. It
+// puts those functions' bodies into write (the stub plan) and returns the
+// exercises it brought back and the backup's name.
+func (r *Runner) deepWorkKept(c chapters.Chapter, gen map[string][]byte, ids []int, write map[string][]byte) ([]int, string) {
+	list, err := backupsOf(r.Root, c)
+	if err != nil {
+		return nil, ""
+	}
+	i := slices.IndexFunc(list, func(b kept) bool { return b.Why == "core "+c.Number() })
+	if i < 0 {
+		return nil, ""
+	}
+	b := list[i]
+	core, err := exgen.GenerateCore(c.Dir)
+	if err != nil {
+		return nil, ""
+	}
+	var back []int
+	for _, id := range ids {
+		parts, err := exgen.ExerciseParts(gen, id)
+		if err != nil || len(parts) == 0 {
+			continue
+		}
+		planned := map[string][]byte{}
+		yours := false
+		for name, funcs := range parts {
+			old, err := os.ReadFile(filepath.Join(r.Root, b.Dir, c.Name, name))
+			if err != nil {
+				yours = false
+				break
+			}
+			if !exgen.Untouched(old, gen[name], funcs) && !exgen.Untouched(old, core[name], funcs) {
+				yours = true
+			}
+			now := write[name]
+			if now == nil {
+				if now, err = os.ReadFile(filepath.Join(c.Dir, name)); err != nil {
+					yours = false
+					break
+				}
+			}
+			if planned[name], err = exgen.SpliceBodies(now, old, funcs); err != nil {
+				yours = false
+				break
+			}
+		}
+		if !yours {
+			continue
+		}
+		for name, src := range planned {
+			write[name] = src
+		}
+		back = append(back, id)
+	}
+	return back, b.Name
 }
 
 // Blank stubs every exercise of both tracks at once: the chapter from

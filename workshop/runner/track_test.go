@@ -363,3 +363,41 @@ func TestPassSaysWhatElseFailed(t *testing.T) {
 		t.Errorf("exercise 1's files: %q", f)
 	}
 }
+
+// TestDeepAgainBringsYourDeepWorkBack: deep, your own code of exercise 3,
+// core (which puts the reference's in its place), then deep again: your
+// code comes back from core's backup, not the stubs (trial H had to find
+// it among the backups by hand); the deep exercises you never wrote are
+// stubs.
+func TestDeepAgainBringsYourDeepWorkBack(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	r.now, r.Yes = ticking(), true
+	must(t, r.Deep("03"))
+	done, err := exgen.Generate(c.Dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	store := filepath.Join(exgen.ExerciseDir, "store.go")
+	mine := strings.Replace(string(done[store]), "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\told := s.items[key]",
+		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tprev := s.items[key] // mine\n\told := prev", 1)
+	if mine == string(done[store]) {
+		t.Fatal("store.go: the text to change is not there")
+	}
+	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
+	must(t, r.Core("03"))
+	out.take()
+	must(t, r.Deep("03"))
+	got := out.take()
+	contains(t, "deep 03 after core", got, "Your own code of exercise 3, kept when you went to the core track", "20261124-144102), goes back in")
+	fits(t, "deep 03 after core", got)
+	now, err := os.ReadFile(filepath.Join(c.Dir, store))
+	must(t, err)
+	if !strings.Contains(string(now), "prev := s.items[key] // mine") {
+		t.Errorf("deep 03 after core did not bring your code of exercise 3 back:\n%s", now)
+	}
+	stubs, err := exgen.Generate(c.Dir, exgen.StubAll)
+	must(t, err)
+	if left := stillStubs(c, stubs, []int{4, 6, 8}); len(left) != 3 {
+		t.Errorf("deep 03 after core: of the deep exercises you never wrote, only %v are stubs", left)
+	}
+}

@@ -361,7 +361,7 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 		if len(mine) == 0 {
 			continue
 		}
-		want := fields(k.lockTakenAt(mine[0]))
+		want := k.lockTakenAt(mine[0])
 		if want == "" {
 			continue
 		}
@@ -373,7 +373,7 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 			theirs := k.yours(h.frames)
 			for _, f := range theirs {
 				lock := k.heldAt(f)
-				if fields(lock) != want {
+				if !k.sameLock(mine[0], want, f, lock) {
 					continue
 				}
 				caller := theirs[0]
@@ -539,9 +539,9 @@ func (k *code) takenTwice(b *strings.Builder, gs []goroutine) (owners []int, cul
 		if len(mine) < 2 {
 			continue
 		}
-		want := fields(k.lockTakenAt(mine[0])) // the lock it waits for
+		want := k.lockTakenAt(mine[0]) // the lock it waits for
 		for _, f := range mine[1:] {
-			if want == "" || fields(k.heldAt(f)) != want {
+			if !k.sameLock(mine[0], want, f, k.heldAt(f)) {
 				continue
 			}
 			fmt.Fprintf(b, "          Taken twice: %s holds the lock it then waits for\n"+

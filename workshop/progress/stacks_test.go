@@ -188,3 +188,31 @@ created by example.com/walkthrough/03-indexer.newRelay in goroutine 6
 		t.Errorf("a wait in an exercise's function is called given code:\n%s", mine)
 	}
 }
+
+// TestAPanicClientGoLoggedIsTwoLines: client-go's klog of a recovered
+// panic, thirty lines of stack, reads as the panic and where in your code
+// it was raised, once, with how often it came.
+func TestAPanicClientGoLoggedIsTwoLines(t *testing.T) {
+	k := testCode()
+	logged := `    E0101 00:00:00.000000 5657 synctrack.go:49] "Observed a panic" panic="synctrack: negative counter" stacktrace=<
+    	goroutine 1193 [running]:
+    	k8s.io/apimachinery/pkg/util/runtime.logPanic({0x1424710, 0xc000271c50})
+    		/root/go/pkg/mod/k8s.io/apimachinery@v0.37.2/pkg/util/runtime/runtime.go:134 +0xdc
+    	example.com/walkthrough/03-indexer.(*ThreadSafeStore).Get(0xc0000a0e00)
+    		/w/03-indexer/store.go:94 +0x4e
+     >
+`
+	got := k.condensePanicLogs(logged + logged + "    x_test.go:9: the reason\n")
+	for _, want := range []string{
+		"client-go recovered a panic and logged it (HandleCrash): synctrack: negative counter (2 times)",
+		"raised at 03-indexer/exercise/store.go:94 in ThreadSafeStore.Get (exercise 3)",
+		"x_test.go:9: the reason",
+	} {
+		if !strings.Contains(got, want) {
+			t.Errorf("condensed log lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "logPanic") {
+		t.Errorf("the stack is still there:\n%s", got)
+	}
+}

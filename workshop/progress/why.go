@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -67,6 +68,14 @@ type code struct {
 	// (givenChanged), read once per check.
 	givenOnce sync.Once
 	given     []string
+	// The package's struct types and their fields' types, read once per
+	// check for telling locks apart (structFields).
+	fieldsOnce sync.Once
+	fieldTypes map[string]map[string]string
+	// The texts the reference panics with on purpose (deliberatePanics),
+	// read once per check.
+	panicsOnce sync.Once
+	panics     map[string]bool
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -491,4 +500,57 @@ func indentReason(s string) string {
 		lines[i] = "  " + l
 	}
 	return strings.Join(lines, "\n") + "\n"
+}
+
+// observedPanic is client-go's log of a panic it recovered
+// (utilruntime.HandleCrash, before it panics again): one klog line whose
+// stack trace goes on, a frame per two lines, to a line ">".
+var observedPanic = regexp.MustCompile(`"Observed a panic" panic="((?:[^"\\]|\\.)*)"`)
+
+// condensePanicLogs puts each of client-go's logs of a recovered panic in a
+// test's output as two lines: the panic, and where in your code it was
+// raised. Whole, it is thirty lines and more of stack before the test's
+// own words (trial G read 999 lines left out, where "was told of ns/p10
+// twice" was the reason).
+func (k *code) condensePanicLogs(output string) string {
+	lines := strings.Split(output, "\n")
+	var out []string
+	first := map[string]int{} // a panic and its place → its line in out
+	times := map[string]int{}
+	for i := 0; i < len(lines); i++ {
+		m := observedPanic.FindStringSubmatch(lines[i])
+		end := i
+		for m != nil && end < len(lines) && strings.TrimSpace(lines[end]) != ">" {
+			end++
+		}
+		if m == nil || end == len(lines) {
+			out = append(out, lines[i])
+			continue
+		}
+		margin := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+		msg, err := strconv.Unquote(`"` + m[1] + `"`)
+		if err != nil {
+			msg = m[1]
+		}
+		where := ""
+		if mine := k.yours(parseFrames(lines[i : end+1])); len(mine) > 0 {
+			where = k.where(mine[0])
+		}
+		i = end
+		key := msg + "\x00" + where
+		if times[key]++; times[key] > 1 {
+			continue // one report of each, with its count
+		}
+		first[key] = len(out)
+		out = append(out, margin+"client-go recovered a panic and logged it (HandleCrash): "+msg)
+		if where != "" {
+			out = append(out, margin+"  raised at "+where)
+		}
+	}
+	for key, n := range times {
+		if n > 1 {
+			out[first[key]] += fmt.Sprintf(" (%d times)", n)
+		}
+	}
+	return strings.Join(out, "\n")
 }

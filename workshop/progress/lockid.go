@@ -1,0 +1,136 @@
+package progress
+
+import (
+	"go/ast"
+	"go/parser"
+	"go/token"
+	"path/filepath"
+	"strings"
+)
+
+// A lock is named in your code by the expression that takes it: "p.mu",
+// "p.tracker.mu", "t.mu". Two frames name the same lock when the
+// expressions lead, from the functions' receivers, through the package's
+// struct fields, to the same field of the same type: "p.tracker.mu" in a
+// processorListener method and "t.mu" in a syncTracker one are both
+// syncTracker.mu. Comparing the names without their receivers ("mu")
+// made the processor's own lock the tracker's (trial G: "Taken twice:
+// sharedProcessor.distribute holds the lock it then waits for", on a
+// deliver that held the tracker's lock across a handler that took it).
+
+// sameLock reports whether lock a, taken or held at frame fa, is lock b at
+// fb. When either cannot be followed to a type (a local variable, a field
+// of another package), the names without their receivers decide.
+func (k *code) sameLock(fa frame, a string, fb frame, b string) bool {
+	if a == "" || b == "" {
+		return false
+	}
+	ia, ib := k.lockIdentity(fa, a), k.lockIdentity(fb, b)
+	if ia != "" && ib != "" {
+		return ia == ib
+	}
+	return fields(a) == fields(b)
+}
+
+// lockIdentity is "type.field" for a lock expression of a method that
+// starts at its receiver ("p.tracker.mu" → "syncTracker.mu"), or "".
+func (k *code) lockIdentity(f frame, lock string) string {
+	recv := receiverOf(f.fn)
+	if recv == "" {
+		return ""
+	}
+	parts := strings.Split(lock, ".")
+	if len(parts) < 2 || parts[0] != k.receiverName(f, recv) {
+		return ""
+	}
+	fieldTypes := k.structFields()
+	t := recv
+	for _, field := range parts[1 : len(parts)-1] {
+		next, ok := fieldTypes[t][field]
+		if !ok {
+			return ""
+		}
+		t = next
+	}
+	return t + "." + parts[len(parts)-1]
+}
+
+// receiverName is the name the method of frame f, on type recv, gives its
+// receiver in your file; "" when it is not found.
+func (k *code) receiverName(f frame, recv string) string {
+	_, decls := funcDecls(k.s.files[filepath.Base(f.file)])
+	method := funcKey(f.fn, k.pkg)
+	if i := strings.Index(method, "."); i >= 0 {
+		method = method[i+1:]
+	}
+	if i := strings.Index(method, "."); i >= 0 {
+		method = method[:i] // a literal inside the method
+	}
+	for _, d := range decls {
+		if d.Recv == nil || len(d.Recv.List) == 0 || d.Name.Name != method || typeName(d.Recv.List[0].Type) != recv {
+			continue
+		}
+		if names := d.Recv.List[0].Names; len(names) > 0 {
+			return names[0].Name
+		}
+	}
+	return ""
+}
+
+// structFields maps each struct type of the package to its fields' types,
+// those that are named types of the package: embedded ones under their
+// type's name. The types are given code, the same in your copy and the
+// reference's, so the reference's files are read, once per check.
+func (k *code) structFields() map[string]map[string]string {
+	k.fieldsOnce.Do(func() {
+		k.fieldTypes = map[string]map[string]string{}
+		k.eachReferenceFile(func(src []byte) {
+			f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
+			if err != nil {
+				return
+			}
+			ast.Inspect(f, func(n ast.Node) bool {
+				spec, ok := n.(*ast.TypeSpec)
+				if !ok {
+					return true
+				}
+				st, ok := spec.Type.(*ast.StructType)
+				if !ok {
+					return true
+				}
+				m := map[string]string{}
+				for _, field := range st.Fields.List {
+					t := typeName(field.Type)
+					if t == "" {
+						continue
+					}
+					if len(field.Names) == 0 {
+						m[t] = t
+					}
+					for _, name := range field.Names {
+						m[name.Name] = t
+					}
+				}
+				k.fieldTypes[spec.Name.Name] = m
+				return true
+			})
+		})
+	})
+	return k.fieldTypes
+}
+
+// typeName is the name of a named type, through a pointer and type
+// arguments ("*Typed[T]" → "Typed"); "" for any other type.
+func typeName(e ast.Expr) string {
+	switch t := e.(type) {
+	case *ast.StarExpr:
+		return typeName(t.X)
+	case *ast.IndexExpr:
+		return typeName(t.X)
+	case *ast.IndexListExpr:
+		return typeName(t.X)
+	case *ast.Ident:
+		return t.Name
+	}
+	return ""
+}

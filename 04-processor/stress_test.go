@@ -108,7 +108,8 @@ func listenerAddedWhileProcessorStarts(t *testing.T) {
 			select {
 			case <-finished:
 			case <-time.After(time.Minute):
-				t.Fatalf("round %d: the processor stopped, and the listener added as it started never ran", r+1)
+				t.Fatalf("round %d: the processor stopped, and the listener added as it started never finished: "+
+					"it never ran, or its run returned without closing runFinished", r+1)
 			}
 		}
 	})

@@ -79,15 +79,15 @@ func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, r
 	//   when it returns, closes done and then nextCh. run takes notifications from nextCh until it
 	//   is closed and delivers each to the handler, marking an initial-list add finished in the
 	//   tracker. watchSynced tells the tracker when the informer has synced.
-	// exercise:deeper Close done first, so add and watchSynced stop waiting, then nextCh, so run
-	//   ends, as client-go does (both happen as pop returns: no check can tell the order apart);
-	//   run closes runFinished last.
-	//   deliver recovers a handler's panic with utilruntime.HandleCrash and reports it as crashed,
-	//   and run then waits a second before the next delivery, as client-go's wait.Until does.
-	//   Nothing may ever block add forever: select on addCh and done. (pop stops before addCh is
-	//   closed only when the pump panics; client-go's add is a plain send, and no scenario can tell
-	//   the two apart, but the tests recover such a panic to report it, and a plain send would
-	//   hang the step instead.)
+	// exercise:deeper Close done first, so add and watchSynced stop waiting, then nextCh,
+	//   so run ends, as client-go does (both happen as pop returns: no check can tell the
+	//   order apart); run closes runFinished last. deliver recovers a handler's panic with
+	//   utilruntime.HandleCrash and reports it as crashed, and run then waits a second
+	//   before the next delivery, as client-go's wait.Until does. Nothing may ever block
+	//   add forever: select on addCh and done. (pop stops before addCh is closed only when
+	//   the pump panics; client-go's add is a plain send, and no scenario can tell the two
+	//   apart, but the tests recover such a panic to report it, and a plain send would hang
+	//   the step instead.)
 	// exercise:track deep
 	p := &processorListener{
 		handler:               handler,

@@ -39,14 +39,16 @@ func NewWalkthroughPipeline(cfg PipelineConfig) (Reflector, Queue) {
 	//   when there is a transform or a tracer, and builds chapter 01's Reflector on a listerWatcher
 	//   adapter, with WatchList unless the ListerWatcher says it cannot. The adapter's List turns a
 	//   client-go list into chapter 01's; its Watch relays a watch.Interface on one goroutine.
-	// exercise:deeper The DeltaFIFO emits Replaced deltas (EmitDeltaTypeReplaced). The Reflector is
-	//   named after the object's type (fmt.Sprintf("%T", ...)) and takes the config's ResyncPeriod,
-	//   ShouldResync and WatchErrorHandler (as a func(ctx, *Reflector, err) that drops the
-	//   Reflector). The queue comes back as a fifoQueue with the tracer, and a RealFIFO as a
-	//   realFIFOQueue{fifoQueue{...}, real}, so the informer can pop in batches. List and Watch prefer the WithContext methods when the ListerWatcher has them. relay closes
-	//   out when it returns, turns an Error event into Err (statusError) with no object, and
-	//   selects on stop around every send so a stopped consumer never leaves it blocked. Stop may
-	//   be called many times: close stop and stop the source once (sync.Once).
+	// exercise:deeper The DeltaFIFO emits Replaced deltas (EmitDeltaTypeReplaced). The
+	//   Reflector is named after the object's type (fmt.Sprintf("%T", ...)) and takes the
+	//   config's ResyncPeriod, ShouldResync and WatchErrorHandler (as a func(ctx,
+	//   *Reflector, err) that drops the Reflector). The queue comes back as a fifoQueue
+	//   with the tracer, and a RealFIFO as a realFIFOQueue{fifoQueue{...}, real}, so the
+	//   informer can pop in batches. List and Watch prefer the WithContext methods when the
+	//   ListerWatcher has them. relay closes out when it returns, turns an Error event into
+	//   Err (statusError) with no object, and selects on stop around every send so a
+	//   stopped consumer never leaves it blocked. Stop may be called many times: close stop
+	//   and stop the source once (sync.Once).
 	// exercise:track deep
 	var fifo interface {
 		listwatch.ReflectorStore
@@ -122,12 +124,12 @@ func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	//   bookmarks (listwatch.BookmarkStore). On the way out, fifoQueue.Pop and
 	//   realFIFOQueue.PopBatch hand chapter 02's deltas to the informer's process functions,
 	//   tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx.
-	// exercise:deeper A transform error goes back to the Reflector and nothing is written. Replace
-	//   transforms every object before it writes any. WaitSynced returns the FIFO's locked
-	//   HasSynced after the channel closes, not true: the DeltaFIFO closes its channel while the
-	//   last initial key is still being processed, and the lock waits that pop out. The tracer's
-	//   queued and popped (batch true for a batch) record each write and pop; the synced channel
-	//   is q.fifo.HasSyncedChecker().Done().
+	// exercise:deeper A transform error goes back to the Reflector and nothing is written.
+	//   Replace transforms every object before it writes any. WaitSynced returns the FIFO's
+	//   locked HasSynced after the channel closes, not true: the DeltaFIFO closes its
+	//   channel while the last initial key is still being processed, and the lock waits
+	//   that pop out. The tracer's queued and popped (batch true for a batch) record each
+	//   write and pop; the synced channel is q.fifo.HasSyncedChecker().Done().
 	// exercise:track deep
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
 		deltas := obj.(Deltas)

@@ -50,13 +50,13 @@ func newSharedProcessor() *sharedProcessor {
 	//   addCh, forgets them, and waits for all their goroutines. addListener registers a listener
 	//   and starts its goroutines if the processor runs already; removeListener closes a running
 	//   listener's addCh (or its runFinished if it never started).
-	// exercise:deeper startedCond is built on the read side of mu (sync.NewCond(p.mu.RLocker())),
-	//   because distribute waits under RLock. After stopping, broadcast again, as client-go does: a
-	//   distribute still waiting must find no listeners and return (a guard: run always starts
-	//   before it stops, so no check finds one waiting). Remove a listener that is not registered: nil,
-	//   not an error; a handle of another type: fmt.Errorf("invalid key type %t", handle), %t as
-	//   client-go writes it. Close addCh, never nextCh: pop owns
-	//   nextCh.
+	// exercise:deeper startedCond is built on the read side of mu
+	//   (sync.NewCond(p.mu.RLocker())), because distribute waits under RLock. After
+	//   stopping, broadcast again, as client-go does: a distribute still waiting must find
+	//   no listeners and return (a guard: run always starts before it stops, so no check
+	//   finds one waiting). Remove a listener that is not registered: nil, not an error; a
+	//   handle of another type: fmt.Errorf("invalid key type %t", handle), %t as client-go
+	//   writes it. Close addCh, never nextCh: pop owns nextCh.
 	// exercise:track deep
 	p := &sharedProcessor{}
 	p.startedCond = sync.NewCond(p.mu.RLocker())

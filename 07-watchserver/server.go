@@ -178,12 +178,13 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request) {
 
 func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	// exercise:begin 2 Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass
-	// exercise:hint Update reads the current object; a resourceVersion the client set that
-	//   differs is a 409; Put with a Compare on the ModRevision you read, and retry from the read
-	//   when the compare fails (Delete likewise). A LIST or WATCH is validated first (validate
-	//   puts every fault in one 422); isWatch reads ?watch= as apimachinery reads a bool (only 0
-	//   and false, in any case, are false); a LIST at a version waits for etcd to reach it
-	//   (awaitRevision), else the 504 of tooLargeResourceVersion.
+	// exercise:hint Storage.update is the one read-modify-write (Update and PATCH call it): read
+	//   the object, call tryUpdate, refuse a result whose resourceVersion is set and is not the one
+	//   you read (409), Put with a Compare on the ModRevision you read, and retry from the read
+	//   when the compare fails (Delete likewise); Update's tryUpdate returns the body. A LIST or
+	//   WATCH is validated first (validate puts every fault in one 422); isWatch reads ?watch= as
+	//   apimachinery reads a bool (only 0 and false, in any case, are false); a LIST at a version
+	//   waits for etcd to reach it (awaitRevision), else the 504 of tooLargeResourceVersion.
 	// exercise:deeper validate returns apierrors.NewInvalid(listOptionsKind, "", errs) with every
 	//   fault. A list: on resourceVersionMatch, field.Forbidden "resourceVersionMatch is forbidden
 	//   unless resourceVersion is provided", "resourceVersionMatch is forbidden when continue is
@@ -202,16 +203,16 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	//   tooLargeResourceVersion(rv, have): apierrors.NewTimeoutError(fmt.Sprintf("Too large
 	//   resource version: %d, current: %d", requested, current), 1) with one cause,
 	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object has
-	//   been modified; please apply your changes to the latest version and try again")). Keep uid
-	//   and creationTimestamp from the stored object, and skip the write (same resourceVersion, no
-	//   watch event) when the bytes would not change. A body naming another object is a 400,
-	//   fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", body,
-	//   url) (checkName); a resourceVersion that is no number fails strconv.ParseUint, a plain
-	//   error (a bare 500). It also covers Delete and List (the list's version is the header
-	//   revision), and the update/delete/list handlers with validate, checkName, isWatch and
-	//   selectedNamespace (fieldSelector=metadata.namespace=B on every namespace reads B only, when
-	//   B is a DNS label).
+	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object
+	//   has been modified; please apply your changes to the latest version and try again")). Update
+	//   keeps uid and creationTimestamp from the stored object; update skips the write (same
+	//   resourceVersion, no watch event) when the bytes would not change. A body naming another
+	//   object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the
+	//   URL (%s)", body, url) (checkName); a resourceVersion that is no number fails
+	//   strconv.ParseUint, a plain error (a bare 500). It also covers Storage.update, Delete and
+	//   List (the list's version is the header revision), and the update/delete/list handlers with
+	//   validate, checkName, isWatch and selectedNamespace (fieldSelector=metadata.namespace=B on
+	//   every namespace reads B only, when B is a DNS label).
 	cm, err := readConfigMap(r)
 	if err == nil {
 		err = checkName(cm, r.PathValue("ns"), r.PathValue("name"))

@@ -105,32 +105,65 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 	// exercise:end 1
 }
 
-// Update replaces a ConfigMap. A client that sends a resourceVersion asks
-// for optimistic concurrency: if the stored object moved on, 409. A client
-// that sends none overwrites whatever is there. A race with another writer
-// between our read and our write is not the client's business: the
-// transaction fails, and we read again and retry, as kube-apiserver does.
+// Update replaces a ConfigMap with cm. A client that sends a
+// resourceVersion asks for optimistic concurrency: if the stored object
+// moved on, 409. A client that sends none overwrites whatever is there.
+// The uid and creationTimestamp are always the stored ones. The read,
+// the checks and the write are Storage.update's, which a PATCH calls too.
 func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 	// exercise:begin 2
-	key := Key(cm.Namespace, cm.Name)
+	return s.update(ctx, cm.Namespace, cm.Name, func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+		next := cm.DeepCopy()
+		next.UID, next.CreationTimestamp = cur.UID, cur.CreationTimestamp
+		return next, nil
+	})
+	// exercise:end 2
+}
+
+// update is the one read-modify-write of a stored object: it reads it,
+// asks tryUpdate for the next state, and writes that with a compare-and-swap
+// on the ModRevision it read. Every change goes through it (a PUT's body
+// replacing the object, a PATCH applied to it), so the rules live once:
+//
+//   - the resourceVersion tryUpdate leaves on the next state is the
+//     client's precondition: when it is set (not "" or "0") and is not the
+//     stored one, 409; a PUT carries the body's, a patch the stored one
+//     unless the patch changed it;
+//   - a next state whose bytes are the stored ones is no write at all: the
+//     same resourceVersion comes back and no watch event is made;
+//   - a lost compare-and-swap is another writer landing between our read
+//     and our write, not the client's business: read again and call
+//     tryUpdate again on the newer object, where a precondition the
+//     client set now fails, and a patch is re-applied.
+//
+// tryUpdate must not change cur: it is the state the write compares with.
+//
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GuaranteedUpdate),
+// which may start from the watch cache's copy and re-reads only when the
+// swap fails; ours reads etcd on every attempt.
+func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error)) (*corev1.ConfigMap, error) {
+	// exercise:begin 2
+	key := Key(namespace, name)
 	for {
-		cur, err := s.Get(ctx, cm.Namespace, cm.Name)
+		cur, err := s.Get(ctx, namespace, name)
+		if err != nil {
+			return nil, err // 404: an update never creates
+		}
+		next, err := tryUpdate(cur)
 		if err != nil {
 			return nil, err
 		}
 		// The client's version, 0 when it gives none: "0" sets no
 		// precondition either, as kube-apiserver's registry reads it.
 		var want uint64
-		if cm.ResourceVersion != "" {
-			if want, err = strconv.ParseUint(cm.ResourceVersion, 10, 64); err != nil {
+		if next.ResourceVersion != "" {
+			if want, err = strconv.ParseUint(next.ResourceVersion, 10, 64); err != nil {
 				return nil, err
 			}
 		}
 		if want != 0 && strconv.FormatUint(want, 10) != cur.ResourceVersion {
-			return nil, apierrors.NewConflict(configMaps, cm.Name, errors.New(conflictMessage))
+			return nil, apierrors.NewConflict(configMaps, name, errors.New(conflictMessage))
 		}
-		next := cm.DeepCopy()
-		next.UID, next.CreationTimestamp = cur.UID, cur.CreationTimestamp
 		value, err := encodeStored(next)
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)

@@ -141,17 +141,13 @@ func fieldValidation(directive string) string {
 	return directive
 }
 
-// patchLoop reads the object, applies the patch to it, checks the result
-// and writes it with Storage.Update. When Update answers 409 and the patch
-// did not set the resourceVersion (the patched object still carries the
-// version we read), the conflict is with another writer, not the client:
-// read again and re-apply.
+// patchLoop applies the patch inside Storage.update's read-modify-write:
+// to the object as read, its result checked against it, and, when another
+// writer lands before our write, again to the newer object. A
+// resourceVersion the patch set is the client's precondition there (409
+// when it is not the stored one); one it left alone is the stored one's.
 func (s *Server) patchLoop(r *http.Request, ns, name string, patchType types.PatchType, body []byte, directive string) (*corev1.ConfigMap, error) {
-	for {
-		cur, err := s.Storage.Get(r.Context(), ns, name)
-		if err != nil {
-			return nil, err // 404 for a missing object: a patch never creates
-		}
+	return s.Storage.update(r.Context(), ns, name, func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error) {
 		next, err := applyPatch(cur, patchType, body, directive)
 		if err != nil {
 			return nil, err
@@ -159,19 +155,14 @@ func (s *Server) patchLoop(r *http.Request, ns, name string, patchType types.Pat
 		if err := checkPatched(next, cur, ns, name); err != nil {
 			return nil, err
 		}
-		ours := next.ResourceVersion == cur.ResourceVersion
-		updated, err := s.Storage.Update(r.Context(), next)
-		if apierrors.IsConflict(err) && ours {
-			continue
-		}
-		return updated, err
-	}
+		return next, nil
+	})
 }
 
 // checkPatched judges the patched object against the stored one, in
 // kube-apiserver's order: a patch that moves or renames the object (400:
 // a patch never does), then a resourceVersion the patch set that is not
-// the stored one (409, before any validation; Storage.Update checks it
+// the stored one (409, before any validation; Storage.update checks it
 // again, atomically), then the metadata (422) as an update's, which are a
 // new object's and more: a uid the patch changed is immutable. An empty uid is the
 // stored one, and the creationTimestamp is always the stored one.

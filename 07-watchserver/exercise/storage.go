@@ -75,14 +75,40 @@ func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.Conf
 	panic(todo.Exercise("07-watchserver", 1, "Storage.Get"))
 }
 
-// Update replaces a ConfigMap. A client that sends a resourceVersion asks
-// for optimistic concurrency: if the stored object moved on, 409. A client
-// that sends none overwrites whatever is there. A race with another writer
-// between our read and our write is not the client's business: the
-// transaction fails, and we read again and retry, as kube-apiserver does.
+// Update replaces a ConfigMap with cm. A client that sends a
+// resourceVersion asks for optimistic concurrency: if the stored object
+// moved on, 409. A client that sends none overwrites whatever is there.
+// The uid and creationTimestamp are always the stored ones. The read,
+// the checks and the write are Storage.update's, which a PATCH calls too.
 func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 2: Update replaces a ConfigMap.
+	// Exercise 2: Update replaces a ConfigMap with cm.
 	panic(todo.Exercise("07-watchserver", 2, "Storage.Update"))
+}
+
+// update is the one read-modify-write of a stored object: it reads it,
+// asks tryUpdate for the next state, and writes that with a compare-and-swap
+// on the ModRevision it read. Every change goes through it (a PUT's body
+// replacing the object, a PATCH applied to it), so the rules live once:
+//
+//   - the resourceVersion tryUpdate leaves on the next state is the
+//     client's precondition: when it is set (not "" or "0") and is not the
+//     stored one, 409; a PUT carries the body's, a patch the stored one
+//     unless the patch changed it;
+//   - a next state whose bytes are the stored ones is no write at all: the
+//     same resourceVersion comes back and no watch event is made;
+//   - a lost compare-and-swap is another writer landing between our read
+//     and our write, not the client's business: read again and call
+//     tryUpdate again on the newer object, where a precondition the
+//     client set now fails, and a patch is re-applied.
+//
+// tryUpdate must not change cur: it is the state the write compares with.
+//
+// upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GuaranteedUpdate),
+// which may start from the watch cache's copy and re-reads only when the
+// swap fails; ours reads etcd on every attempt.
+func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error)) (*corev1.ConfigMap, error) {
+	// Exercise 2: update is the one read-modify-write of a stored object.
+	panic(todo.Exercise("07-watchserver", 2, "Storage.update"))
 }
 
 // conflictMessage is the second half of kube-apiserver's 409 text.

@@ -150,6 +150,7 @@ func (b *suiteBackend) Write(verb string, pod *corev1.Pod) (string, error) {
 	if pod.Spec.NodeName != "" {
 		return "", fmt.Errorf("only labels= has a ConfigMap counterpart, not node=")
 	}
+	defer b.held()()
 	ctx := context.Background()
 	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: pod.Namespace, Name: pod.Name, Labels: pod.Labels}}
 	cms := b.srv.cs.CoreV1().ConfigMaps(cm.Namespace)
@@ -168,12 +169,22 @@ func (b *suiteBackend) Write(verb string, pod *corev1.Pod) (string, error) {
 }
 
 func (b *suiteBackend) Delete(ns, name string) (string, error) {
+	defer b.held()()
 	got, err := b.srv.storage.Delete(context.Background(), ns, name)
 	if err != nil {
 		return "", err
 	}
 	b.caughtUp(got.ResourceVersion)
 	return b.RV(got.ResourceVersion), nil
+}
+
+// held stops the Reflector's clock for a write (jumpClock.hold); with no
+// jumping clock it does nothing.
+func (b *suiteBackend) held() (release func()) {
+	if b.clock == nil {
+		return func() {}
+	}
+	return b.clock.hold()
 }
 
 // Objects lists the ConfigMaps through the server, as "ns/name@rv".

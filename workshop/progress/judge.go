@@ -21,6 +21,7 @@ import (
 	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/leak"
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/wrap"
 )
 
 // outcome is what one failing check says: either it stopped at a stub
@@ -199,6 +200,9 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		mine := k.yours(parseFrames(strings.Split(output[i:], "\n")))
 		o.owners = append(o.owners, k.owners(mine)...)
 		o.proof = len(o.owners) > 0 && !k.victimPanic(output[i:])
+		if note := k.deliberateNote(output[i:]); note != "" {
+			add(note, nil)
+		}
 		for _, f := range mine {
 			if k.owner(f) != 0 {
 				o.fn = funcKey(f.fn, k.pkg)
@@ -336,22 +340,46 @@ func (k *code) victimPanic(text string) bool {
 	if strings.Contains(text, "send on closed channel") || strings.Contains(text, "close of closed channel") {
 		return true
 	}
-	for msg := range k.deliberatePanics() {
-		if strings.Contains(text, msg) {
-			return true
-		}
-	}
-	return false
+	return k.deliberate(text) != ""
 }
 
-// deliberatePanics is the texts the reference panics with on purpose: the
-// string literals passed to panic, read once per check.
-func (k *code) deliberatePanics() map[string]bool {
+// deliberate is the function of the reference that raises, on purpose,
+// the panic text speaks of; "".
+func (k *code) deliberate(text string) string {
+	for msg, fn := range k.deliberatePanics() {
+		if strings.Contains(text, msg) {
+			return fn
+		}
+	}
+	return ""
+}
+
+// deliberateNote says that a panic is one the reference raises on purpose:
+// where it is raised found a broken invariant, which callers broke (trial
+// G's learner looked in finished for the negative counter of an add that
+// never started the tracker).
+func (k *code) deliberateNote(text string) string {
+	fn := k.deliberate(text)
+	if fn == "" {
+		return ""
+	}
+	return wrap.Label("Why:      ", fmt.Sprintf("the reference's %s panics with this too, on purpose: it checks a rule "+
+		"that its callers broke. Look at the code that calls it, not where it panics.", fn), reportWidth-2) + "\n"
+}
+
+// deliberatePanics is the texts the reference panics with on purpose (the
+// string literals passed to panic), each with its function, read once per
+// check.
+func (k *code) deliberatePanics() map[string]string {
 	k.panicsOnce.Do(func() {
-		k.panics = map[string]bool{}
+		k.panics = map[string]string{}
 		k.eachReferenceFile(func(src []byte) {
 			_, decls := funcDecls(src)
 			for _, d := range decls {
+				name := d.Name.Name
+				if d.Recv != nil && len(d.Recv.List) > 0 {
+					name = typeName(d.Recv.List[0].Type) + "." + name
+				}
 				ast.Inspect(d.Body, func(n ast.Node) bool {
 					call, ok := n.(*ast.CallExpr)
 					if !ok || len(call.Args) != 1 {
@@ -362,7 +390,7 @@ func (k *code) deliberatePanics() map[string]bool {
 					}
 					if lit, ok := call.Args[0].(*ast.BasicLit); ok && lit.Kind == token.STRING {
 						if text, err := strconv.Unquote(lit.Value); err == nil && len(text) >= 12 {
-							k.panics[text] = true
+							k.panics[text] = name
 						}
 					}
 					return true

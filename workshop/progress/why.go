@@ -75,7 +75,7 @@ type code struct {
 	// The texts the reference panics with on purpose (deliberatePanics),
 	// read once per check.
 	panicsOnce sync.Once
-	panics     map[string]bool
+	panics     map[string]string
 }
 
 // yours keeps the frames of a stack that are in your files.
@@ -545,6 +545,9 @@ func (k *code) condensePanicLogs(output string) string {
 		out = append(out, margin+"client-go recovered a panic and logged it (HandleCrash): "+msg)
 		if where != "" {
 			out = append(out, margin+"  raised at "+where)
+		}
+		if fn := k.deliberate(msg); fn != "" {
+			out = append(out, margin+"  (the reference's "+fn+" panics so too, on purpose:", margin+"  its callers broke the rule it checks)")
 		}
 	}
 	for key, n := range times {

@@ -124,7 +124,7 @@ func waits(state string) string {
 		// Or woken, and the loop around Wait found nothing changed: the
 		// 02 trial's Close broadcast without setting closed.
 		return "waits on a condition: a Broadcast or Signal never sent, or the state\n" +
-			"              it waits for never set (a flag left false)?"
+			"              it waits for never set (a flag left false, a Close never called)?"
 	case strings.HasPrefix(state, "sync.WaitGroup.Wait"):
 		return "waits for goroutines that never finish?"
 	case state == "chan receive" || state == "chan receive (nil chan)":

@@ -240,9 +240,9 @@ func stress(t *testing.T, im impl) {
 				if shutdown {
 					return
 				}
-				if gets.Add(1) > producers*addsEach {
+				if n := gets.Add(1); n > producers*addsEach {
 					q.Done(item)
-					if gets.Load() == producers*addsEach+1 {
+					if n == producers*addsEach+1 { // the first worker past them says so
 						t.Errorf("%s handed out again after all %d Adds were got: nobody added it since its Get, yet it came back (is it still dirty?)", item, producers*addsEach)
 					}
 					return

@@ -73,9 +73,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 		}
 	}
 	if !race {
-		// Without -race: a divergence shows without it, and the build
-		// is several times quicker.
-		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
+		flags = withoutRace(flags)
 	}
 	// The likeliest first: named by the evidence, then the larger share
 	// of the checks running its code that diverged, then the later
@@ -221,17 +219,8 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 	if !ok {
 		return nil, nil, false, nil
 	}
-	bin, _, err := gotest.Build(sw.k.s.dir, files, sw.flags...)
-	if err != nil || bin == nil {
-		return nil, nil, false, err
-	}
-	defer bin.Remove()
-	var repeat []string
-	if sw.repeat > 1 {
-		repeat = []string{fmt.Sprintf("-count=%d", sw.repeat)} // a failure in any run fails the check
-	}
-	res, err := runTests(bin, sw.env, sw.quiet, sw.k.idle, runPattern(checks), sw.k.notYours, true, nil, repeat...)
-	if err != nil {
+	res, ok, err := sw.k.rerun(files, checks, sw.env, sw.quiet, sw.flags, sw.repeat)
+	if err != nil || !ok {
 		return nil, nil, false, err
 	}
 	for _, t := range checks {
@@ -242,6 +231,29 @@ func (sw *swapper) try(ids []int, checks []string) (passed, failed []string, ok 
 		}
 	}
 	return passed, failed, true, nil
+}
+
+// rerun builds the stand-in with files in place of your copy's and runs
+// checks on it, repeat times each (a failure in any run fails the check).
+// ok is false when it could not tell: the overlay does not build.
+func (k *code) rerun(files map[string][]byte, checks []string, env []string, quiet time.Duration, flags []string, repeat int) (res *runs, ok bool, err error) {
+	bin, _, err := gotest.Build(k.s.dir, files, flags...)
+	if err != nil || bin == nil {
+		return nil, false, err
+	}
+	defer bin.Remove()
+	var count []string
+	if repeat > 1 {
+		count = []string{fmt.Sprintf("-count=%d", repeat)}
+	}
+	res, err = runTests(bin, env, quiet, k.idle, runPattern(checks), k.notYours, true, nil, count...)
+	return res, err == nil, err
+}
+
+// withoutRace is flags without -race: a divergence shows without it, and
+// the build is several times quicker.
+func withoutRace(flags []string) []string {
+	return slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
 }
 
 // withReference is the stand-in overlay with your code of exercises ids

@@ -4,7 +4,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"path/filepath"
 	"strings"
 )
 
@@ -39,11 +38,11 @@ func (k *code) lockIdentity(f frame, lock string) string {
 	if recv == "" {
 		return ""
 	}
+	fieldTypes, receivers := k.packageTypes()
 	parts := strings.Split(lock, ".")
-	if len(parts) < 2 || parts[0] != k.receiverName(f, recv) {
+	if len(parts) < 2 || parts[0] != receivers[funcKey(f.fn, k.pkg)] {
 		return ""
 	}
-	fieldTypes := k.structFields()
 	t := recv
 	for _, field := range parts[1 : len(parts)-1] {
 		next, ok := fieldTypes[t][field]
@@ -55,68 +54,52 @@ func (k *code) lockIdentity(f frame, lock string) string {
 	return t + "." + parts[len(parts)-1]
 }
 
-// receiverName is the name the method of frame f, on type recv, gives its
-// receiver in your file; "" when it is not found.
-func (k *code) receiverName(f frame, recv string) string {
-	_, decls := funcDecls(k.s.files[filepath.Base(f.file)])
-	method := funcKey(f.fn, k.pkg)
-	if i := strings.Index(method, "."); i >= 0 {
-		method = method[i+1:]
-	}
-	if i := strings.Index(method, "."); i >= 0 {
-		method = method[:i] // a literal inside the method
-	}
-	for _, d := range decls {
-		if d.Recv == nil || len(d.Recv.List) == 0 || d.Name.Name != method || typeName(d.Recv.List[0].Type) != recv {
-			continue
-		}
-		if names := d.Recv.List[0].Names; len(names) > 0 {
-			return names[0].Name
-		}
-	}
-	return ""
-}
-
-// structFields maps each struct type of the package to its fields' types,
-// those that are named types of the package: embedded ones under their
-// type's name. The types are given code, the same in your copy and the
-// reference's, so the reference's files are read, once per check.
-func (k *code) structFields() map[string]map[string]string {
-	k.fieldsOnce.Do(func() {
-		k.fieldTypes = map[string]map[string]string{}
+// packageTypes reads, once per check, the package's struct types with
+// their fields' types (those that are named types of the package, an
+// embedded one under its type's name) and the receiver name of each
+// method, by funcKey ("processorListener.deliver" → "p"). Both are given
+// code, the same in your copy and the reference's, so the reference's
+// files are read.
+func (k *code) packageTypes() (fields map[string]map[string]string, receivers map[string]string) {
+	k.typesOnce.Do(func() {
+		k.fieldTypes, k.receivers = map[string]map[string]string{}, map[string]string{}
 		k.eachReferenceFile(func(src []byte) {
 			f, err := parser.ParseFile(token.NewFileSet(), "", src, parser.SkipObjectResolution)
 			if err != nil {
 				return
 			}
 			ast.Inspect(f, func(n ast.Node) bool {
-				spec, ok := n.(*ast.TypeSpec)
-				if !ok {
-					return true
-				}
-				st, ok := spec.Type.(*ast.StructType)
-				if !ok {
-					return true
-				}
-				m := map[string]string{}
-				for _, field := range st.Fields.List {
-					t := typeName(field.Type)
-					if t == "" {
-						continue
+				switch d := n.(type) {
+				case *ast.FuncDecl:
+					if d.Recv != nil && len(d.Recv.List) > 0 && len(d.Recv.List[0].Names) > 0 {
+						k.receivers[typeName(d.Recv.List[0].Type)+"."+d.Name.Name] = d.Recv.List[0].Names[0].Name
 					}
-					if len(field.Names) == 0 {
-						m[t] = t
+					return false
+				case *ast.TypeSpec:
+					st, ok := d.Type.(*ast.StructType)
+					if !ok {
+						return true
 					}
-					for _, name := range field.Names {
-						m[name.Name] = t
+					m := map[string]string{}
+					for _, field := range st.Fields.List {
+						t := typeName(field.Type)
+						if t == "" {
+							continue
+						}
+						if len(field.Names) == 0 {
+							m[t] = t
+						}
+						for _, name := range field.Names {
+							m[name.Name] = t
+						}
 					}
+					k.fieldTypes[d.Name.Name] = m
 				}
-				k.fieldTypes[spec.Name.Name] = m
 				return true
 			})
 		})
 	})
-	return k.fieldTypes
+	return k.fieldTypes, k.receivers
 }
 
 // typeName is the name of a named type, through a pointer and type

@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"fmt"
 	"maps"
 	"path/filepath"
 	"slices"
@@ -9,7 +8,6 @@ import (
 	"time"
 
 	"example.com/walkthrough/workshop/exgen"
-	"example.com/walkthrough/workshop/gotest"
 )
 
 // FuncProof says how Exercise.Func was found.
@@ -140,20 +138,10 @@ func (k *code) withReferenceFuncs(id int, keys []string, changed map[string]stri
 		files[filepath.Base(name)] = swapped
 	}
 	if !race {
-		// Without -race, as bisect: the divergence shows without it.
-		flags = slices.DeleteFunc(slices.Clone(flags), func(f string) bool { return f == "-race" })
+		flags = withoutRace(flags)
 	}
-	bin, _, err := gotest.Build(k.s.dir, files, flags...)
-	if err != nil || bin == nil {
-		return 0, false, err
-	}
-	defer bin.Remove()
-	var count []string
-	if repeat > 1 {
-		count = []string{fmt.Sprintf("-count=%d", repeat)} // a failure in any run fails the check
-	}
-	res, err := runTests(bin, env, quiet/3, k.idle, runPattern(checks), k.notYours, true, nil, count...)
-	if err != nil {
+	res, ok, err := k.rerun(files, checks, env, quiet/3, flags, repeat)
+	if err != nil || !ok {
 		return 0, false, err
 	}
 	for _, t := range checks {

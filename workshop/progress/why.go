@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/scenario"
@@ -68,10 +69,12 @@ type code struct {
 	// (givenChanged), read once per check.
 	givenOnce sync.Once
 	given     []string
-	// The package's struct types and their fields' types, read once per
-	// check for telling locks apart (structFields).
-	fieldsOnce sync.Once
+	// The package's struct types and their fields' types, and its
+	// methods' receiver names, read once per check for telling locks
+	// apart (packageTypes).
+	typesOnce  sync.Once
 	fieldTypes map[string]map[string]string
+	receivers  map[string]string
 	// The texts the reference panics with on purpose (deliberatePanics),
 	// read once per check.
 	panicsOnce sync.Once
@@ -478,19 +481,14 @@ func foldProse(line string) string {
 
 // shorten cuts the middle out of a very long line, such as a whole Pod a
 // test printed as got or want: its start says what was compared, its end
-// most often why it failed.
+// most often why it failed (scenario.CutMiddle, as a scenario's trace).
 func shorten(line string) string {
-	const head, tail = 200, 100
-	r := []rune(line)
-	if len(r) <= head+tail+40 {
-		return line
-	}
-	if testMessage.MatchString(line) && len(r) <= 700 && !strings.ContainsAny(line, "{&") {
+	if testMessage.MatchString(line) && utf8.RuneCountInString(line) <= 700 && !strings.ContainsAny(line, "{&") {
 		// A test's own sentence, not a dump: its middle is often the
 		// why (trial C lost "the controller has returned" to the cut).
 		return line
 	}
-	return fmt.Sprintf("%s … (%d characters left out) … %s", string(r[:head]), len(r)-head-tail, string(r[len(r)-tail:]))
+	return scenario.CutMiddle(line)
 }
 
 // indentReason lays a reason under the two-space margin of a report.

@@ -33,28 +33,28 @@ func lineDiff(want, got string) string {
 	for i < len(a) || j < len(b) {
 		switch {
 		case i < len(a) && j < len(b) && a[i] == b[j]:
-			out.WriteString("  " + cutMiddle(a[i]) + "\n")
+			out.WriteString("  " + CutMiddle(a[i]) + "\n")
 			i, j = i+1, j+1
 		case i < len(a) && (j == len(b) || lcs[i+1][j] >= lcs[i][j+1]):
-			out.WriteString("- " + cutMiddle(a[i]) + "\n")
+			out.WriteString("- " + CutMiddle(a[i]) + "\n")
 			i++
 		default:
-			out.WriteString("+ " + cutMiddle(b[j]) + "\n")
+			out.WriteString("+ " + CutMiddle(b[j]) + "\n")
 			j++
 		}
 	}
 	return out.String()
 }
 
-// cutMiddle leaves out the middle of a line too long to read in a report:
+// CutMiddle leaves out the middle of a line too long to read in a report:
 // an error that prints a whole object (trial H's "couldn't create key for
 // object {… two Pods …}: object has no meta", 3,000 characters) keeps its
 // start and its end, where the reason is. The diff is made on the whole
-// lines first.
-func cutMiddle(line string) string {
+// lines first. The runner cuts a plain test's long lines the same way.
+func CutMiddle(line string) string {
 	const head, tail = 200, 100
 	r := []rune(line)
-	if len(r) <= head+tail+100 {
+	if len(r) <= head+tail+40 {
 		return line
 	}
 	return fmt.Sprintf("%s … (%d characters left out) … %s", string(r[:head]), len(r)-head-tail, string(r[len(r)-tail:]))

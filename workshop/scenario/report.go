@@ -103,7 +103,7 @@ func writeDifference(b *strings.Builder, chapter, recordedFrom, impl string, f *
 	case d.panicked != nil:
 		fmt.Fprintf(b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
 	case oneLine(d.want) && oneLine(d.got):
-		fmt.Fprintf(b, "  Recorded: %s\n  Got:      %s\n", cutMiddle(strings.TrimSpace(d.want)), cutMiddle(strings.TrimSpace(d.got)))
+		fmt.Fprintf(b, "  Recorded: %s\n  Got:      %s\n", CutMiddle(strings.TrimSpace(d.want)), CutMiddle(strings.TrimSpace(d.got)))
 	default:
 		fmt.Fprintf(b, "  Trace (-recorded from %s, +%s):\n%s", recordedFrom, impl, indent(lineDiff(d.want, d.got), "    "))
 	}

@@ -501,18 +501,15 @@ func finishedWith(c chapters.Chapter, m mutant.Mutant) (map[string][]byte, error
 	return files, nil
 }
 
-// mutatedFuncs lists the functions of exercise id whose bodies the mutant
-// changes.
-func mutatedFuncs(c chapters.Chapter, m mutant.Mutant, id int) ([]string, error) {
+// mutatedFuncs lists the functions of exercise id whose bodies differ in
+// mutated (the finished copy with a mutant planted, finishedWith) from
+// the finished copy's.
+func mutatedFuncs(c chapters.Chapter, mutated map[string][]byte, id int) ([]string, error) {
 	done, err := generated(c, func(int) bool { return false })
 	if err != nil {
 		return nil, err
 	}
 	stubs, err := generated(c, func(int) bool { return true })
-	if err != nil {
-		return nil, err
-	}
-	mutated, err := finishedWith(c, m)
 	if err != nil {
 		return nil, err
 	}
@@ -655,7 +652,7 @@ func caughtOnCopy(c chapters.Chapter, m mutant.Mutant, everySuspect bool) string
 	if blamed.Func != "" && blamed.FuncProof != progress.FuncByFrames {
 		// Put on one function by a swap of bodies (or as the only one
 		// changed): it must be one the mutant changed.
-		changed, err := mutatedFuncs(c, m, owner)
+		changed, err := mutatedFuncs(c, files, owner)
 		if err != nil {
 			return err.Error()
 		}

@@ -48,9 +48,8 @@ type swapper struct {
 // swap runs the checks as many times in a row as their failure rate
 // calls for (swapRuns): a lucky pass would otherwise prove the wrong
 // exercise. likely are exercises already proved culprits of other checks
-// (the solid ones, for the flaky): each is tried alone first, and the
-// search is only for the checks none of them settles (trial V searched
-// 84 s again for a flaky check the solid search had answered).
+// (by their frames, or as their only suspect): each is tried alone first,
+// and the search is only for the checks none of them settles.
 func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates map[string][]int, runs map[int]int, env []string, quiet time.Duration, flags []string, flaky bool, likely []int) error {
 	gen, stubs := k.done, k.stubs
 	named := map[int]bool{} // exercises the open checks' frames point at

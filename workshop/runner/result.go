@@ -254,11 +254,23 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 	return out, nil
 }
 
-// checkAll checks chapters two at a time.
+// checkAll checks chapters two at a time, saying what they do on one
+// board.
 func (r *Runner) checkAll(list []chapters.Chapter) ([]*result, []error) {
 	results := make([]*result, len(list))
 	errs := make([]error, len(list))
-	twoAtATime(len(list), func(i int) { results[i], errs[i] = r.check(list[i]) })
+	var b *board
+	if r.Progress != nil {
+		b = newBoard(r.Progress)
+		r.board = b
+		defer func() { b.end(); r.board = nil }()
+	}
+	twoAtATime(len(list), func(i int) {
+		results[i], errs[i] = r.check(list[i])
+		if b != nil {
+			b.finish(list[i].Name)
+		}
+	})
 	return results, errs
 }
 

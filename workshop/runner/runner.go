@@ -100,6 +100,9 @@ type Runner struct {
 	// the checks --mine makes of earlier chapters; check NN of the chapter
 	// you name always runs.
 	reuse bool
+	// board, while status checks every chapter, says what they do in
+	// one voice (board.go).
+	board *board
 }
 
 // New returns a runner for the workspace at root that talks on the
@@ -227,6 +230,9 @@ func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*pr
 func (r *Runner) sayProgress(c chapters.Chapter) func(string) {
 	if r.Progress == nil {
 		return nil
+	}
+	if b := r.board; b != nil {
+		return func(what string) { b.say(c.Name, what) }
 	}
 	start := time.Now()
 	return func(what string) {

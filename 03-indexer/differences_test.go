@@ -11,6 +11,7 @@ import (
 	"k8s.io/client-go/tools/cache"
 
 	ours "example.com/walkthrough/03-indexer"
+	"example.com/walkthrough/workshop/scenario"
 )
 
 // The differences docs/03-indexer.md declares under "How client-go
@@ -39,11 +40,11 @@ func TestDifferenceNilIndexers(t *testing.T) {
 	theirs := cache.NewIndexer(cache.MetaNamespaceKeyFunc, nil)
 	mine := ours.NewIndexer(ours.MetaNamespaceKeyFunc, nil)
 	check(t, "client-go GetIndexers", fmt.Sprintf("nil=%t", theirs.GetIndexers() == nil), "nil=true")
-	check(t, "ours GetIndexers", fmt.Sprintf("nil=%t len=%d", mine.GetIndexers() == nil, len(mine.GetIndexers())), "nil=false len=0")
+	check(t, scenario.Ours()+" GetIndexers", fmt.Sprintf("nil=%t len=%d", mine.GetIndexers() == nil, len(mine.GetIndexers())), "nil=false len=0")
 	check(t, "client-go AddIndexers", outcome(func() string {
 		return fmt.Sprint(theirs.AddIndexers(cache.Indexers{"ns": cache.MetaNamespaceIndexFunc}))
 	}), "panic: assignment to entry in nil map")
-	check(t, "ours AddIndexers", outcome(func() string {
+	check(t, scenario.Ours()+" AddIndexers", outcome(func() string {
 		return fmt.Sprint(mine.AddIndexers(ours.Indexers{"ns": ours.MetaNamespaceIndexFunc}))
 	}), "<nil>")
 }
@@ -74,7 +75,7 @@ func TestDifferenceListerOverANonObject(t *testing.T) {
 		_, err := listers.New[*v1.Pod](theirs, gr).List(labels.Everything())
 		return fmt.Sprint(err)
 	}), "panic: interface conversion: interface {} is cache.ExplicitKey, not *v1.Pod")
-	check(t, "ours, every namespace, empty selector", outcome(func() string {
+	check(t, scenario.Ours()+", every namespace, empty selector", outcome(func() string {
 		_, err := ours.NewLister[*v1.Pod](mine, gr).List(labels.Everything())
 		return fmt.Sprint(err)
 	}), "object does not implement the Object interfaces")
@@ -83,9 +84,9 @@ func TestDifferenceListerOverANonObject(t *testing.T) {
 	theirList, theirErr := listers.New[*v1.Pod](theirs, gr).List(sel)
 	myList, myErr := ours.NewLister[*v1.Pod](mine, gr).List(sel)
 	check(t, "client-go, with a selector", fmt.Sprint(theirErr), "object does not implement the Object interfaces")
-	check(t, "ours, with a selector", fmt.Sprint(myErr), "object does not implement the Object interfaces")
+	check(t, scenario.Ours()+", with a selector", fmt.Sprint(myErr), "object does not implement the Object interfaces")
 	if len(theirList) > 1 || len(myList) > 1 {
-		t.Errorf("with a selector: client-go listed %d, ours %d; want at most the one pod before the bad object", len(theirList), len(myList))
+		t.Errorf("with a selector: client-go listed %d, %s %d; want at most the one pod before the bad object", len(theirList), scenario.Ours(), len(myList))
 	}
 }
 

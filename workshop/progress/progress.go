@@ -91,6 +91,7 @@ const (
 	Flaky             // not located: the check passed when run again with your code unchanged
 	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
 	Unsteady          // the check fails only sometimes, and failed too with the reference's code in place of every exercise: not your code
+	Likely            // the check fails only sometimes, and runs code of this exercise that checks failing every time were proved to diverge in
 )
 
 // bySwap says whether a swap proved it: the check passed, once or as
@@ -103,7 +104,7 @@ func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
 func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely"}[p]
 }
 
 // Chapter is one chapter's result.

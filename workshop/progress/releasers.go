@@ -142,7 +142,7 @@ func (k *code) unlockedCulprit(b *strings.Builder) (owners []int, culprit string
 		at := k.s.translate(fmt.Sprintf("%s:%d", r.file, r.line))
 		if r.twice {
 			fmt.Fprintf(b, "          Twice:    %s unlocks %s here, and its deferred\n"+
-				"          Unlock unlocks it again at the return, finding it free: keep one.\n            %s\n",
+				"          unlock of it runs again at the return, finding it free: keep one.\n            %s\n",
 				name, r.lock, at)
 			continue
 		}

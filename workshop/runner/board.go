@@ -60,10 +60,10 @@ func (b *board) finish(chapter string) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	start, ok := b.start[chapter]
-	if !ok {
-		return // said nothing: its result stood from the last check
-	}
 	b.order = slices.DeleteFunc(b.order, func(c string) bool { return c == chapter })
+	if !ok || strings.HasPrefix(b.part[chapter], "nothing changed") {
+		return // its result stood from the last check, as it said
+	}
 	now := time.Now()
 	b.sayLocked(now, fmt.Sprintf("%s: checked (%ds)", chapter, int(now.Sub(start).Seconds())))
 }

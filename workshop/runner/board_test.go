@@ -24,7 +24,9 @@ func TestBoardSpeaksForBothChapters(t *testing.T) {
 		b.say("01-listwatch", "still running the tests")
 		b.say("02-deltafifo", "12 tests done, 0 failed so far")
 		b.finish("01-listwatch")
-		b.finish("03-indexer") // said nothing: its last result stood
+		b.finish("03-indexer") // said nothing
+		b.say("04-processor", "nothing changed since the last check: its result stands")
+		b.finish("04-processor")
 		b.end()
 		want := []string{
 			"01-listwatch: building the tests with your copy, under the race detector (0s)",
@@ -32,6 +34,7 @@ func TestBoardSpeaksForBothChapters(t *testing.T) {
 			"01-listwatch: running the tests (1s)",
 			"still 01-listwatch running the tests (3s), 02-deltafifo building the tests with your copy (3s)",
 			"01-listwatch: checked (3s)",
+			"04-processor: nothing changed since the last check: its result stands (0s)",
 		}
 		if got := strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n"); strings.Join(got, "\n") != strings.Join(want, "\n") {
 			t.Errorf("the board said:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))

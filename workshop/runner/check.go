@@ -287,6 +287,8 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		where += ". The failure comes from your code of it: with the reference's in its place, this check passes."
 	case progress.Flaky:
 		where += ". It is the exercise this check is for; no swap could say whose code fails it, as it fails only sometimes."
+	case progress.Likely:
+		where += ". The failure most likely comes from your code of it: this check fails only sometimes, and checks that fail every time were proved to fail on your code of it."
 	case progress.FlakyBySwap:
 		where += ". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed"
 		if e.SwapRuns > 0 {
@@ -336,6 +338,8 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 		line += " It is the only function of the exercise whose body is not the reference's."
 	case progress.FuncBySwap:
 		line += " With the reference's body of it alone in its place, this check passes."
+	case progress.FuncBySwapOfOthers:
+		line += " With the reference's body of it alone in its place, the checks of this exercise that fail every time pass."
 	}
 	return line
 }

@@ -95,7 +95,15 @@ func (s factoryOptions) tweak() func(*metav1.ListOptions) {
 
 // addTransformedLabel is the transform of the scenarios: it adds the
 // label transformed=yes, so the output shows which objects went through it.
+//
+// It labels a copy, not the object it is given: a transform may change
+// the object in place, and then a list passed on untransformed would
+// carry the label all the same (trial I's Replace that dropped the
+// transformed list passed every check).
 func addTransformedLabel(obj any) (any, error) {
+	if o, ok := obj.(runtime.Object); ok {
+		obj = o.DeepCopyObject()
+	}
 	if m, err := meta.Accessor(obj); err == nil {
 		l := map[string]string{"transformed": "yes"}
 		for k, v := range m.GetLabels() {

@@ -50,6 +50,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
+	scenario.Stress(t, 15, "handlers-added-and-removed-at-once", func(t *testing.T) { handlersAddedAndRemovedAtOnce(t, impls[name]) })
 	// These five call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 3, "tracker-counted-from-three-goroutines", func(t *testing.T) { ourOwn(t, trackerCountedFromThreeGoroutines) })
@@ -68,6 +69,7 @@ func TestStress(t *testing.T) {
 			processorOutlivesTheController(t, impls[scenario.ClientGo])
 			handlerRemovedIsShutDown(t, impls[scenario.ClientGo])
 			handlerRemovedBetweenDeltas(t, impls[scenario.ClientGo])
+			handlersAddedAndRemovedAtOnce(t, impls[scenario.ClientGo])
 		})
 	}
 }
@@ -288,6 +290,43 @@ func handlerRemovedBetweenDeltas(t *testing.T, im impl) {
 		if err := <-removed; err != nil {
 			t.Fatalf("RemoveEventHandler: %v", err)
 		}
+	})
+}
+
+// handlersAddedAndRemovedAtOnce: handlers added and removed from four
+// goroutines at once, on a running informer, while events flow. Adding
+// takes the started lock, then blockDeltas (to replay the cache to the
+// new handler between two deltas); a removal that takes the two the
+// other way round deadlocks against it (trial I's RemoveEventHandler
+// passed every check, as nothing added and removed at once).
+func handlersAddedAndRemovedAtOnce(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := podsListed(3)
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		_, stop := runInformer(inf)
+		defer stop()
+		synctest.Wait()
+		var wg sync.WaitGroup
+		for g := range 4 {
+			wg.Go(func() {
+				for i := range 200 {
+					reg, err := inf.AddEventHandler(newRecorder(im, fmt.Sprintf("h%d-%d", g, i), false), nil)
+					if err != nil {
+						t.Errorf("AddEventHandler: %v", err)
+						return
+					}
+					if err := inf.RemoveEventHandler(reg); err != nil {
+						t.Errorf("RemoveEventHandler: %v", err)
+						return
+					}
+				}
+			})
+		}
+		for i := range 50 {
+			obj, _ := newObject("pods", fmt.Sprintf("ns/p%d@%d", i%3, 10+i))
+			lw.send(watch.Event{Type: watch.Modified, Object: obj})
+		}
+		wg.Wait()
 	})
 }
 
@@ -522,6 +561,19 @@ func TestCacheIsWrittenBeforeHandlers(t *testing.T) {
 			}
 			if h.calls != 7 { // the ReplacedAll deletes b and adds c
 				t.Errorf("the handler was called %d times, want 7", h.calls)
+			}
+			// The first list, on an empty cache, takes a path of its own
+			// (nothing to delete): the cache first there too (trial I
+			// told the handlers before the Replace, and every check
+			// passed).
+			first := &cacheChecker{t: t}
+			process, first.lookup = im.NewDeltaProcessor(first)
+			obj, _ := newObject("pods", "ns/x@1")
+			if err := process("ReplacedAll", obj); err != nil {
+				t.Fatalf("a first ReplacedAll: %v", err)
+			}
+			if first.calls != 1 {
+				t.Errorf("a first list of one object called the handler %d times, want 1", first.calls)
 			}
 		})
 	}

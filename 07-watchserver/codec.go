@@ -3,9 +3,8 @@ package watchserver
 import (
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -15,7 +14,9 @@ const (
 	mediaProtobuf = "application/vnd.kubernetes.protobuf"
 )
 
-// codecs encode and decode ConfigMaps in the two formats. Objects are
+// codecs encode and decode the served resources' objects in the two
+// formats, each in its resource's group and version (a Status, which has
+// no group, as "v1"). Objects are
 // stored in etcd as protobuf, as kube-apiserver stores built-in types: the
 // value starts with the 4 bytes "k8s\x00", then a runtime.Unknown holding
 // apiVersion, kind and the object's own protobuf bytes.
@@ -34,12 +35,16 @@ func mustEncoder(mediaType string) runtime.Encoder {
 	if !ok {
 		panic("no serializer for " + mediaType)
 	}
-	return scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+	gvs := schema.GroupVersions{}
+	for _, r := range served {
+		gvs = append(gvs, r.GroupVersion())
+	}
+	return scheme.Codecs.EncoderForVersion(info.Serializer, gvs)
 }
 
-// encodeStored is the bytes etcd holds for cm. The resourceVersion is never
+// encodeStored is the bytes etcd holds for obj. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
-func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
+func encodeStored(obj runtime.Object) ([]byte, error) {
 	// exercise:begin 1 Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent
 	// exercise:hint A create: readConfigMap decodes the body, validateObject checks its metadata,
 	//   Storage.Create puts encodeStored's bytes (protobuf, no resourceVersion) in a Txn whose If
@@ -59,29 +64,29 @@ func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
 	//   the list, not on each item. This exercise also
 	//   covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with
 	//   writeObject, writeError, readConfigMap and validateObject.
-	c := cm.DeepCopy()
-	c.ResourceVersion = ""
+	c := obj.DeepCopyObject()
+	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)
 	// exercise:end 1
 }
 
-// decodeStored turns an etcd value back into a ConfigMap whose
+// decodeStored turns an etcd value back into an object of res whose
 // resourceVersion is the revision that wrote it.
-func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
+func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Object, error) {
 	// exercise:begin 1
-	obj, _, err := decoder.Decode(value, nil, &corev1.ConfigMap{})
+	into := res.NewObject()
+	obj, gvk, err := decoder.Decode(value, nil, into)
 	if err != nil {
-		return nil, fmt.Errorf("decoding a stored ConfigMap: %w", err)
+		return nil, fmt.Errorf("decoding a stored %s: %w", res.Kind, err)
 	}
-	cm, ok := obj.(*corev1.ConfigMap)
-	if !ok {
-		return nil, fmt.Errorf("decoding a stored ConfigMap: got %T", obj)
+	if gvk.Kind != res.Kind || gvk.Group != res.Group {
+		return nil, fmt.Errorf("decoding a stored %s: got %s", res.Kind, gvk)
 	}
 	// As kube-apiserver's storage decodes: no kind, no apiVersion. The
 	// encoder names them on the object it writes, so a GET and a watch
 	// event carry them, and a LIST only once, on the list.
-	cm.TypeMeta = metav1.TypeMeta{}
-	cm.ResourceVersion = fmt.Sprint(modRevision)
-	return cm, nil
+	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	accessor(obj).SetResourceVersion(fmt.Sprint(modRevision))
+	return obj, nil
 	// exercise:end 1
 }

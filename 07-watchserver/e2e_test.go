@@ -48,9 +48,9 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer real.Close()
-	resp, err := real.Get(ctx, ws.Key(ns, "stored"))
+	resp, err := real.Get(ctx, ws.ConfigMaps.Key(ns, "stored"))
 	if err != nil || len(resp.Kvs) != 1 {
-		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", ws.Key(ns, "stored"), err, len(resp.Kvs))
+		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", ws.ConfigMaps.Key(ns, "stored"), err, len(resp.Kvs))
 	}
 	value := resp.Kvs[0].Value
 	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
@@ -65,11 +65,11 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 	}
 
 	ours := startEtcd(t)
-	put, err := ours.Client.Put(ctx, ws.Key(ns, "stored"), string(value))
+	put, err := ours.Client.Put(ctx, ws.ConfigMaps.Key(ns, "stored"), string(value))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ws.NewStorage(ours.Client).Get(ctx, ns, "stored")
+	got, err := cmOf(ws.NewStorage(ours.Client).Get(ctx, ns, "stored"))
 	if err != nil {
 		t.Fatalf("our Storage cannot read kube-apiserver's value: %v", err)
 	}

@@ -14,7 +14,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
 // Storage keeps one resource's objects in etcd, under its Prefix. Every write is one etcd transaction
@@ -155,6 +157,11 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 			if want, err = strconv.ParseUint(v, 10, 64); err != nil {
 				return nil, err
 			}
+		}
+		if want == 0 && !s.res.UnconditionalUpdate {
+			// kube-apiserver names the resource where the kind goes.
+			return nil, apierrors.NewInvalid(schema.GroupKind{Group: s.res.Group, Kind: s.res.Name}, name,
+				field.ErrorList{field.Invalid(field.NewPath("metadata", "resourceVersion"), want, "must be specified for an update")})
 		}
 		if want != 0 && strconv.FormatUint(want, 10) != curRV {
 			return nil, apierrors.NewConflict(s.res.GroupResource(), name, errors.New(conflictMessage))

@@ -23,14 +23,19 @@ import (
 // PATCH and the routes all read it, and none names a type: serving another
 // resource is one more value, not one more copy of the code.
 //
+// UnconditionalUpdate is the one rule of a resource's strategy kept here
+// (AllowUnconditionalUpdate): a strategy's defaults and validation of the
+// object's own fields are not (see docs/07's "How kube-apiserver differs").
+//
 // Every resource here is namespaced: /registry/<resource>/<namespace>/<name>,
 // as kube-apiserver keys them (without the group: a Lease is under
 // /registry/leases/, not /registry/coordination.k8s.io/leases/).
 //
 // upstream: k8s.io/apiserver/pkg/registry/generic/registry/store.go
 // (Store.NewFunc, Store.NewListFunc, Store.DefaultQualifiedResource,
-// Store.SingularQualifiedResource, Store.KeyRootFunc, Store.KeyFunc),
-// the fields of the generic registry that tell one resource from another.
+// Store.SingularQualifiedResource, Store.KeyRootFunc, Store.KeyFunc,
+// Store.UpdateStrategy), the fields of the generic registry that tell one
+// resource from another.
 type Resource struct {
 	// Group and Version are the API group ("" for the core group) and
 	// the version served and stored.
@@ -42,6 +47,10 @@ type Resource struct {
 	// NewObject and NewList return an empty object and an empty list.
 	NewObject func() runtime.Object
 	NewList   func() runtime.Object
+	// UnconditionalUpdate allows an update with no resourceVersion,
+	// which then overwrites whatever is stored; without it, such an
+	// update is a 422 (a Lease's: its holder must know what it replaces).
+	UnconditionalUpdate bool
 }
 
 // The resources this server serves.
@@ -50,6 +59,8 @@ var (
 		Version: "v1", Name: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"},
 		NewObject: func() runtime.Object { return &corev1.ConfigMap{} },
 		NewList:   func() runtime.Object { return &corev1.ConfigMapList{} },
+
+		UnconditionalUpdate: true,
 	}
 	Leases = &Resource{
 		Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease",

@@ -18,7 +18,9 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"example.com/walkthrough/workshop/todo"
 )
@@ -171,5 +173,7 @@ var (
 	_ = fmt.Errorf
 	_ = strconv.FormatInt
 	_ = uuid.NewString
+	_ schema.GroupKind
 	_ types.UID
+	_ = field.Invalid
 )

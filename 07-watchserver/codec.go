@@ -46,24 +46,27 @@ func mustEncoder(mediaType string) runtime.Encoder {
 // stored: etcd's ModRevision is the version, so the field is cleared first.
 func encodeStored(obj runtime.Object) ([]byte, error) {
 	// exercise:begin 1 Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent
-	// exercise:hint A create: readConfigMap decodes the body, validateObject checks its metadata,
-	//   Storage.Create puts encodeStored's bytes (protobuf, no resourceVersion) in a Txn whose If
-	//   compares the key's ModRevision with 0, and writeObject answers 201 with the response
-	//   header's revision as the resourceVersion. A get: Storage.Get reads the key (none: 404),
-	//   decodeStored sets the resourceVersion from its ModRevision. Errors go through writeError.
-	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and
+	// exercise:hint Every function works for any Resource: objects are runtime.Objects, their
+	//   metadata accessor(obj)'s. A create: readObject decodes the body into res.NewObject(),
+	//   validateObject checks its metadata, Storage.Create puts encodeStored's bytes (protobuf, no
+	//   resourceVersion) at s.res.Key in a Txn whose If compares the key's ModRevision with 0, and
+	//   writeObject answers 201 with the response header's revision as the resourceVersion. A get:
+	//   Storage.Get reads the key (none: 404), decodeStored sets the resourceVersion from its
+	//   ModRevision. Errors go through writeError.
+	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(s.res.GroupResource(), name),
+	//   which names the group: leases.coordination.k8s.io "a" already exists. Set UID and
 	//   creationTimestamp before encoding, and refuse a resourceVersion the client set with a plain
 	//   errors.New("resourceVersion should not be set on objects to be created"): writeError
 	//   answers an error that is not an apierrors.APIStatus as kube-apiserver does, a bare 500
 	//   Status (no reason, no causes, err.Error() as the message). The create handler refuses a
 	//   body naming another namespace, apierrors.NewBadRequest("the namespace of the provided
 	//   object does not match the namespace sent on the request"), and validateObject runs
-	//   apivalidation.ValidateObjectMeta with NameIsDNSSubdomain into
-	//   apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). decodeStored
-	//   leaves kind and apiVersion empty, as kube-apiserver's storage: a LIST names them once, on
-	//   the list, not on each item. This exercise also
-	//   covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with
-	//   writeObject, writeError, readConfigMap and validateObject.
+	//   apivalidation.ValidateObjectMetaAccessor with NameIsDNSSubdomain into
+	//   apierrors.NewInvalid(schema.GroupKind{Group: res.Group, Kind: res.Kind}, name, errs).
+	//   decodeStored leaves kind and apiVersion empty (SetGroupVersionKind of the zero one), as
+	//   kube-apiserver's storage: a LIST names them once, on the list, not on each item. This
+	//   exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get
+	//   handlers with writeObject, writeError, readObject and validateObject.
 	c := obj.DeepCopyObject()
 	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)

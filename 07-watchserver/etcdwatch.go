@@ -52,7 +52,7 @@ func tooOldForWatch() *metav1.Status {
 // (watchChan.startWatching, watchChan.transform).
 func WatchEtcd(ctx context.Context, client *clientv3.Client, res *Resource, rv int64) <-chan Event {
 	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
-	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
+	// exercise:hint Watch res.Prefix() WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
 	//   resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
 	//   The pump owns out: close it when it returns, so the cache hears the watch ended.
 	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is

@@ -57,13 +57,13 @@ const latestRV = -1
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
 func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (runtime.Object, error) {
 	// exercise:begin 12 Pages: limit, continue and one revision for the whole list
-	// exercise:hint Start at keyPrefix(namespace) at opts.Revision (0: the current one), or at the
-	//   key (under that prefix) and revision decodeContinue reads from the token. Get the range up
-	//   to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision;
-	//   the first page's revision is the response header's. Decode each value, keep it if the
-	//   selector matches; once the page is full, stop, and if keys remain, set Continue
+	// exercise:hint Start at s.res.keyPrefix(namespace) at opts.Revision (0: the current one), or
+	//   at the key (under that prefix) and revision decodeContinue reads from the token. Get the
+	//   range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a
+	//   revision; the first page's revision is the response header's. Decode each value, keep it
+	//   if the selector matches; once the page is full, stop, and if keys remain, set Continue
 	//   (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount
-	//   (resp.Count less the keys used of this response).
+	//   (resp.Count less the keys used of this response). newList makes the list of the items.
 	// exercise:deeper With a selector a batch can match fewer than Limit objects: read the next
 	//   batch from the last key + "\x00" while resp.More. A compacted revision
 	//   (rpctypes.ErrCompacted) is a 410: with a token, continueExpired hands a new token at

@@ -47,7 +47,8 @@ func ParseSelector(q url.Values) (Selector, error) {
 	// exercise:begin 11 Selectors: a LIST filters, a WATCH turns updates into ADDED and DELETED
 	// exercise:hint ParseSelector parses labelSelector with labels.Parse and fieldSelector with
 	//   fields.ParseSelector (a bad one is a 400, apierrors.NewBadRequest), and allows only the
-	//   field keys a ConfigMap has. Matches tests the labels and the two fields. See reads an event
+	//   field keys every resource here has (metaFields). Matches tests the labels and the two
+	//   fields, read through accessor(obj). See reads an event
 	//   the way a watcher with this selector sees it: an ADDED or DELETED object passes when it
 	//   matches; a MODIFIED one is judged on its object before (Prev) and after.
 	// exercise:deeper Only MODIFIED can change type: matching before and after stays MODIFIED,

@@ -274,8 +274,12 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	//   tooLargeResourceVersion(rv, have): apierrors.NewTimeoutError(fmt.Sprintf("Too large
 	//   resource version: %d, current: %d", requested, current), 1) with one cause,
 	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object
-	//   has been modified; please apply your changes to the latest version and try again")). Update
+	// exercise:deeper The 409 is apierrors.NewConflict(s.res.GroupResource(), name,
+	//   errors.New("the object has been modified; please apply your changes to the latest version
+	//   and try again")). No resourceVersion where !s.res.UnconditionalUpdate (a Lease) is a 422:
+	//   apierrors.NewInvalid(schema.GroupKind{Group: s.res.Group, Kind: s.res.Name}, name,
+	//   field.ErrorList{field.Invalid(metadata.resourceVersion, want, "must be specified for an
+	//   update")}). Update
 	//   keeps uid and creationTimestamp from the stored object; update skips the write (same
 	//   resourceVersion, no watch event) when the bytes would not change. A body naming another
 	//   object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the

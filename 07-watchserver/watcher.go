@@ -80,7 +80,8 @@ func (w *cacheWatcher) Stop() {
 	//   Close result when you return.
 	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark
 	//   at the start version tells the client nothing), and only to a watcher that allowed
-	//   bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop
+	//   bookmarks; it carries an empty object of the cache's resource (res.NewObject()) with just
+	//   the resourceVersion. It also covers Stop
 	//   (unregister, close done, once) and bookmarkObject.
 	// exercise:track deep
 	w.stopOnce.Do(func() {

@@ -78,6 +78,7 @@ func init() {
 			if started {
 				<-done
 			}
+			srv.Close() // the caches it started itself (a Lease scenario's)
 			_ = e.Close()
 		})
 		return target{
@@ -112,7 +113,7 @@ func init() {
 			HTTP: h.Client(),
 			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {
 				ctx, cancel := context.WithCancel(context.Background())
-				in := ours.WatchEtcd(ctx, e.Client, rv)
+				in := ours.WatchEtcd(ctx, e.Client, ours.ConfigMaps, rv)
 				awaitEtcdWatchCreated(t, e.Client)
 				out := make(chan decoded, 100)
 				go func() {

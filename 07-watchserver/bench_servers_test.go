@@ -279,7 +279,7 @@ func (s *apiServer) empty(tb testing.TB, ns string) {
 	defer cancel()
 	var err error
 	if s.etcd != nil {
-		if _, err = s.etcd.Delete(ctx, ws.Prefix+ns+"/", clientv3.WithPrefix()); err == nil {
+		if _, err = s.etcd.Delete(ctx, ws.ConfigMaps.Prefix()+ns+"/", clientv3.WithPrefix()); err == nil {
 			_, err = ws.NewStorage(s.etcd).Compact(ctx)
 		}
 	} else {

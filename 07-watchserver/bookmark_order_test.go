@@ -26,7 +26,7 @@ import (
 func TestBookmarksNeverOvertakeEvents(t *testing.T) {
 	for round := range 20 {
 		synctest.Test(t, func(t *testing.T) {
-			c := NewCache(&Storage{}, CacheOptions{WatcherBuffer: 1, DispatchBudget: 50 * time.Millisecond, BookmarkInterval: 10 * time.Millisecond})
+			c := NewCache(&Storage{res: ConfigMaps}, CacheOptions{WatcherBuffer: 1, DispatchBudget: 50 * time.Millisecond, BookmarkInterval: 10 * time.Millisecond})
 			time.Sleep(time.Second) // the budget starts empty; a second fills it to 50ms
 			dispatcher := make(chan struct{})
 			go func() { defer close(dispatcher); c.dispatchLoop() }()

@@ -9,9 +9,9 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	listwatch "example.com/walkthrough/01-listwatch"
@@ -82,7 +82,8 @@ func (o CacheOptions) withDefaults() CacheOptions {
 	return o
 }
 
-// Cache is the watch cache: the current state of every ConfigMap, the last
+// Cache is the watch cache of one resource: the current state of every
+// object, the last
 // History events, and the watchers, all fed by ONE etcd watch. However many
 // clients watch, etcd sees one watcher; a LIST at resourceVersion=0 and a
 // watch from a recent version are answered from memory.
@@ -99,13 +100,14 @@ func (o CacheOptions) withDefaults() CacheOptions {
 // the ring buffer.
 type Cache struct {
 	storage *Storage
+	res     *Resource // storage's: what the cache holds
 	client  *clientv3.Client
 	opts    CacheOptions
 
 	mu cacheLock
 	// Guarded by mu:
-	state map[string]*corev1.ConfigMap // etcd key → object at rv
-	rv    int64                        // the last revision applied to state
+	state map[string]runtime.Object // etcd key → object at rv
+	rv    int64                     // the last revision applied to state
 	// fresher is closed (and replaced) whenever rv moves: waiters wake.
 	fresher chan struct{}
 	// ring holds the last events, the window a watch can be replayed
@@ -152,9 +154,10 @@ func NewCache(storage *Storage, opts CacheOptions) *Cache {
 	o := opts.withDefaults()
 	return &Cache{
 		storage:   storage,
+		res:       storage.res,
 		client:    storage.client,
 		opts:      o,
-		state:     map[string]*corev1.ConfigMap{},
+		state:     map[string]runtime.Object{},
 		fresher:   make(chan struct{}),
 		ring:      newEventRing(o.History, o.MaxHistory, o.EventFreshDuration),
 		watchers:  map[*cacheWatcher]struct{}{},
@@ -205,7 +208,7 @@ func (c *Cache) Run(ctx context.Context) {
 		close(c.incoming)
 		<-dispatched
 	}()
-	r := listwatch.NewReflector(etcdListerWatcher{c}, &corev1.ConfigMap{}, c, listwatch.ReflectorOptions{Name: "watch cache of configmaps"})
+	r := listwatch.NewReflector(etcdListerWatcher{c}, c.res.NewObject(), c, listwatch.ReflectorOptions{Name: "watch cache of " + c.res.GroupResource().String()})
 	for ctx.Err() == nil {
 		c.terminateAll()
 		_ = r.ListAndWatch(ctx) // an error is a failed list: try again in a second
@@ -229,10 +232,10 @@ func (c *Cache) Replace(items []any, resourceVersion string) error {
 	}
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	c.state = make(map[string]*corev1.ConfigMap, len(items))
+	c.state = make(map[string]runtime.Object, len(items))
 	for _, item := range items {
-		cm := item.(*corev1.ConfigMap)
-		c.state[Key(cm.Namespace, cm.Name)] = cm
+		m := accessor(item.(runtime.Object))
+		c.state[c.res.Key(m.GetNamespace(), m.GetName())] = item.(runtime.Object)
 	}
 	c.ring.reset()
 	c.listRV = rv
@@ -270,15 +273,16 @@ func (c *Cache) Bookmark(resourceVersion string) error {
 
 // apply turns a Reflector's call into an Event at the object's revision.
 func (c *Cache) apply(t watch.EventType, obj any) error {
-	cm, ok := obj.(*corev1.ConfigMap)
+	o, ok := obj.(runtime.Object)
 	if !ok {
-		return fmt.Errorf("the watch cache holds ConfigMaps, not %T", obj)
+		return fmt.Errorf("the watch cache holds API objects, not %T", obj)
 	}
-	rv, err := strconv.ParseInt(cm.ResourceVersion, 10, 64)
+	m := accessor(o)
+	rv, err := strconv.ParseInt(m.GetResourceVersion(), 10, 64)
 	if err != nil {
-		return fmt.Errorf("%s %s/%s at resource version %q: %w", t, cm.Namespace, cm.Name, cm.ResourceVersion, err)
+		return fmt.Errorf("%s %s/%s at resource version %q: %w", t, m.GetNamespace(), m.GetName(), m.GetResourceVersion(), err)
 	}
-	c.processEvent(Event{Type: t, Object: cm, RV: rv})
+	c.processEvent(Event{Type: t, Object: o, RV: rv})
 	return nil
 }
 
@@ -328,7 +332,8 @@ func (c *Cache) processEvent(ev Event) {
 	//   seconds, rounded up, kept between 10 and 100.
 	// exercise:track deep
 	c.mu.Lock()
-	key := Key(ev.Object.Namespace, ev.Object.Name)
+	m := accessor(ev.Object)
+	key := c.res.Key(m.GetNamespace(), m.GetName())
 	if ev.Type == watch.Modified {
 		ev.Prev = c.state[key]
 	}
@@ -635,25 +640,21 @@ func tooLargeResourceVersion(requested, current int64) error {
 
 // List answers a LIST at resourceVersion=0 from memory: every object of
 // namespace ("" for all) sorted by key, at the cache's revision.
-func (c *Cache) List(namespace string) (*corev1.ConfigMapList, error) {
+func (c *Cache) List(namespace string) (runtime.Object, error) {
 	// exercise:begin 4
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if !c.ready {
 		return nil, notReady()
 	}
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: formatRV(c.rv)}}
-	for _, cm := range c.sortedLocked(namespace) {
-		list.Items = append(list.Items, *cm)
-	}
-	return list, nil
+	return newList(c.res, c.sortedLocked(namespace), metav1.ListMeta{ResourceVersion: formatRV(c.rv)})
 	// exercise:end 4
 }
 
 // sortedLocked is the state of namespace in key order.
-func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
+func (c *Cache) sortedLocked(namespace string) []runtime.Object {
 	// exercise:begin 4
-	prefix := keyPrefix(namespace)
+	prefix := c.res.keyPrefix(namespace)
 	keys := make([]string, 0, len(c.state))
 	for k := range c.state {
 		if len(k) >= len(prefix) && k[:len(prefix)] == prefix {
@@ -661,10 +662,33 @@ func (c *Cache) sortedLocked(namespace string) []*corev1.ConfigMap {
 		}
 	}
 	sort.Strings(keys)
-	out := make([]*corev1.ConfigMap, len(keys))
+	out := make([]runtime.Object, len(keys))
 	for i, k := range keys {
 		out[i] = c.state[k]
 	}
 	return out
 	// exercise:end 4
+}
+
+// awaitReady waits until the cache has listed once, for FreshnessWait at
+// most or until ctx ends: a cache started by the request that first needs
+// it (Server.cacheFor) answers that request, not a 429.
+func (c *Cache) awaitReady(ctx context.Context) {
+	deadline := time.NewTimer(c.opts.FreshnessWait)
+	defer deadline.Stop()
+	for {
+		c.mu.Lock()
+		ready, fresher := c.ready, c.fresher
+		c.mu.Unlock()
+		if ready {
+			return
+		}
+		select {
+		case <-fresher:
+		case <-ctx.Done():
+			return
+		case <-deadline.C:
+			return
+		}
+	}
 }

@@ -36,9 +36,11 @@ func describe(ev ws.Event) string {
 	case ev.Status != nil:
 		return fmt.Sprintf("%s %d %s", ev.Type, ev.Status.Code, ev.Status.Message)
 	case ev.Type == watch.Bookmark:
-		return fmt.Sprintf("BOOKMARK %s %v", ev.Object.ResourceVersion, ev.Object.Annotations)
+		o := asCM(ev.Object)
+		return fmt.Sprintf("BOOKMARK %s %v", o.ResourceVersion, o.Annotations)
 	default:
-		return fmt.Sprintf("%s %s/%s v=%s rv=%s", ev.Type, ev.Object.Namespace, ev.Object.Name, ev.Object.Data["v"], ev.Object.ResourceVersion)
+		o := asCM(ev.Object)
+		return fmt.Sprintf("%s %s/%s v=%s rv=%s", ev.Type, o.Namespace, o.Name, o.Data["v"], o.ResourceVersion)
 	}
 }
 
@@ -92,7 +94,7 @@ func TestCacheReplaysTheWindowAndRefusesOlder(t *testing.T) {
 		}
 	} // revisions 2..6; the ring keeps 4, 5, 6
 	waitRV(t, s.cache, 6)
-	list, _ := s.cache.List("ns")
+	list, _ := cmListOf(s.cache.List("ns"))
 	if len(list.Items) != 5 || list.ResourceVersion != "6" {
 		t.Fatalf("list at rv=0: %d items at rv %s, want 5 at 6", len(list.Items), list.ResourceVersion)
 	}
@@ -262,7 +264,7 @@ func TestFanOutHoldsOneEtcdWatch(t *testing.T) {
 		}
 		dctx, dcancel := context.WithCancel(ctx)
 		for range n {
-			ws.WatchEtcd(dctx, s.etcd.Client, s.cache.RV())
+			ws.WatchEtcd(dctx, s.etcd.Client, ws.ConfigMaps, s.cache.RV())
 		}
 		waitGauge(t, before+float64(1+n), fmt.Sprintf("the cache's watch and %d direct WatchEtcd calls", n),
 			"Each WatchEtcd call is one etcd watch (exercise 3).")

@@ -3,9 +3,8 @@ package watchserver
 import (
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -15,7 +14,9 @@ const (
 	mediaProtobuf = "application/vnd.kubernetes.protobuf"
 )
 
-// codecs encode and decode ConfigMaps in the two formats. Objects are
+// codecs encode and decode the served resources' objects in the two
+// formats, each in its resource's group and version (a Status, which has
+// no group, as "v1"). Objects are
 // stored in etcd as protobuf, as kube-apiserver stores built-in types: the
 // value starts with the 4 bytes "k8s\x00", then a runtime.Unknown holding
 // apiVersion, kind and the object's own protobuf bytes.
@@ -34,54 +35,61 @@ func mustEncoder(mediaType string) runtime.Encoder {
 	if !ok {
 		panic("no serializer for " + mediaType)
 	}
-	return scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+	gvs := schema.GroupVersions{}
+	for _, r := range served {
+		gvs = append(gvs, r.GroupVersion())
+	}
+	return scheme.Codecs.EncoderForVersion(info.Serializer, gvs)
 }
 
-// encodeStored is the bytes etcd holds for cm. The resourceVersion is never
+// encodeStored is the bytes etcd holds for obj. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
-func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
+func encodeStored(obj runtime.Object) ([]byte, error) {
 	// exercise:begin 1 Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent
-	// exercise:hint A create: readConfigMap decodes the body, validateObject checks its metadata,
-	//   Storage.Create puts encodeStored's bytes (protobuf, no resourceVersion) in a Txn whose If
-	//   compares the key's ModRevision with 0, and writeObject answers 201 with the response
-	//   header's revision as the resourceVersion. A get: Storage.Get reads the key (none: 404),
-	//   decodeStored sets the resourceVersion from its ModRevision. Errors go through writeError.
-	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(configMaps, name). Set UID and
+	// exercise:hint Every function works for any Resource: objects are runtime.Objects, their
+	//   metadata accessor(obj)'s. A create: readObject decodes the body into res.NewObject(),
+	//   validateObject checks its metadata, Storage.Create puts encodeStored's bytes (protobuf, no
+	//   resourceVersion) at s.res.Key in a Txn whose If compares the key's ModRevision with 0, and
+	//   writeObject answers 201 with the response header's revision as the resourceVersion. A get:
+	//   Storage.Get reads the key (none: 404), decodeStored sets the resourceVersion from its
+	//   ModRevision. Errors go through writeError.
+	// exercise:deeper A failed compare is apierrors.NewAlreadyExists(s.res.GroupResource(), name),
+	//   which names the group: leases.coordination.k8s.io "a" already exists. Set UID and
 	//   creationTimestamp before encoding, and refuse a resourceVersion the client set with a plain
 	//   errors.New("resourceVersion should not be set on objects to be created"): writeError
 	//   answers an error that is not an apierrors.APIStatus as kube-apiserver does, a bare 500
 	//   Status (no reason, no causes, err.Error() as the message). The create handler refuses a
 	//   body naming another namespace, apierrors.NewBadRequest("the namespace of the provided
 	//   object does not match the namespace sent on the request"), and validateObject runs
-	//   apivalidation.ValidateObjectMeta with NameIsDNSSubdomain into
-	//   apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, name, errs). decodeStored
-	//   leaves kind and apiVersion empty, as kube-apiserver's storage: a LIST names them once, on
-	//   the list, not on each item. This exercise also
-	//   covers Get, the codec (encodeStored, decodeStored) and the create/get handlers with
-	//   writeObject, writeError, readConfigMap and validateObject.
-	c := cm.DeepCopy()
-	c.ResourceVersion = ""
+	//   apivalidation.ValidateObjectMetaAccessor with NameIsDNSSubdomain into
+	//   apierrors.NewInvalid(schema.GroupKind{Group: res.Group, Kind: res.Kind}, name, errs).
+	//   decodeStored leaves kind and apiVersion empty (SetGroupVersionKind of the zero one), as
+	//   kube-apiserver's storage: a LIST names them once, on the list, not on each item. This
+	//   exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get
+	//   handlers with writeObject, writeError, readObject and validateObject.
+	c := obj.DeepCopyObject()
+	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)
 	// exercise:end 1
 }
 
-// decodeStored turns an etcd value back into a ConfigMap whose
+// decodeStored turns an etcd value back into an object of res whose
 // resourceVersion is the revision that wrote it.
-func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
+func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Object, error) {
 	// exercise:begin 1
-	obj, _, err := decoder.Decode(value, nil, &corev1.ConfigMap{})
+	into := res.NewObject()
+	obj, gvk, err := decoder.Decode(value, nil, into)
 	if err != nil {
-		return nil, fmt.Errorf("decoding a stored ConfigMap: %w", err)
+		return nil, fmt.Errorf("decoding a stored %s: %w", res.Kind, err)
 	}
-	cm, ok := obj.(*corev1.ConfigMap)
-	if !ok {
-		return nil, fmt.Errorf("decoding a stored ConfigMap: got %T", obj)
+	if gvk.Kind != res.Kind || gvk.Group != res.Group {
+		return nil, fmt.Errorf("decoding a stored %s: got %s", res.Kind, gvk)
 	}
 	// As kube-apiserver's storage decodes: no kind, no apiVersion. The
 	// encoder names them on the object it writes, so a GET and a watch
 	// event carry them, and a LIST only once, on the list.
-	cm.TypeMeta = metav1.TypeMeta{}
-	cm.ResourceVersion = fmt.Sprint(modRevision)
-	return cm, nil
+	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	accessor(obj).SetResourceVersion(fmt.Sprint(modRevision))
+	return obj, nil
 	// exercise:end 1
 }

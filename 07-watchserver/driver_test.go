@@ -20,12 +20,17 @@ const eventWait = 10 * time.Second
 
 // driver plays one scenario file against one server.
 type driver struct {
-	t       testing.TB
-	target  target
+	t      testing.TB
+	target target
+	// base is the collection the steps act on: target.Base (ConfigMaps)
+	// until a resource step names another; lease says it is Leases.
+	base    string
+	lease   bool
 	norm    *normaliser
 	watches map[string]*openWatch
-	// serveFirst starts the server's watch side before the first step.
-	serveFirst bool
+	// serveFirst starts the server's watch side before the first step;
+	// watchSide says the file needs it at all.
+	serveFirst, watchSide bool
 	// lastWrite is the revision of the newest object a step has seen.
 	lastWrite int64
 	// causes: the current step asked (with `causes`) to see a failure
@@ -34,7 +39,7 @@ type driver struct {
 }
 
 func newDriver(t testing.TB, tg target) *driver {
-	d := &driver{t: t, target: tg, norm: newNormaliser(), watches: map[string]*openWatch{}}
+	d := &driver{t: t, target: tg, base: tg.Base, norm: newNormaliser(), watches: map[string]*openWatch{}}
 	t.Cleanup(func() {
 		for _, w := range d.watches {
 			w.body.Close()
@@ -52,6 +57,7 @@ func startDriver(t testing.TB, im impl, f *scenario.File) scenario.Driver {
 	// its window. It starts inside the first step, where an unfinished
 	// exercise's panic is reported by the runner.
 	d.serveFirst = slices.ContainsFunc(f.Exercises, func(n int) bool { return !slices.Contains(startsLazily, n) })
+	d.watchSide = d.serveFirst
 	return d.step
 }
 

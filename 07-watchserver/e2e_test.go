@@ -14,6 +14,7 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/client-go/kubernetes"
@@ -48,9 +49,9 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer real.Close()
-	resp, err := real.Get(ctx, ws.Key(ns, "stored"))
+	resp, err := real.Get(ctx, ws.ConfigMaps.Key(ns, "stored"))
 	if err != nil || len(resp.Kvs) != 1 {
-		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", ws.Key(ns, "stored"), err, len(resp.Kvs))
+		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", ws.ConfigMaps.Key(ns, "stored"), err, len(resp.Kvs))
 	}
 	value := resp.Kvs[0].Value
 	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
@@ -65,11 +66,11 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 	}
 
 	ours := startEtcd(t)
-	put, err := ours.Client.Put(ctx, ws.Key(ns, "stored"), string(value))
+	put, err := ours.Client.Put(ctx, ws.ConfigMaps.Key(ns, "stored"), string(value))
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ws.NewStorage(ours.Client).Get(ctx, ns, "stored")
+	got, err := cmOf(ws.NewStorage(ours.Client).Get(ctx, ns, "stored"))
 	if err != nil {
 		t.Fatalf("our Storage cannot read kube-apiserver's value: %v", err)
 	}
@@ -80,4 +81,59 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 		t.Fatalf("resourceVersion: got %s, want our key's ModRevision %d", got.ResourceVersion, want)
 	}
 	t.Logf("kube-apiserver's value: %d bytes, k8s\\x00 envelope; read back by ours as %s/%s at rv %s", len(value), ns, got.Name, got.ResourceVersion)
+}
+
+// TestE2EReadsTheLeaseKubeAPIServerStored is the same for a Lease, the
+// second resource: kube-apiserver keys it /registry/leases/<ns>/<name>
+// (no group in the key) and stores it as protobuf in the same envelope;
+// our Storage of Leases reads the bytes back as the Lease it created, and
+// writes the same bytes for it (up to the managedFields kube-apiserver
+// adds and ours does not keep).
+func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
+	cfg := cluster.Require(t)
+	etcdURL := cluster.RequireEtcd(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := cluster.Namespace(t, cs.CoreV1())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	holder := "me"
+	created, err := cs.CoordinationV1().Leases(ns).Create(ctx, &coordinationv1.Lease{
+		ObjectMeta: metav1.ObjectMeta{Name: "stored"},
+		Spec:       coordinationv1.LeaseSpec{HolderIdentity: &holder},
+	}, metav1.CreateOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	key := ws.Leases.Key(ns, "stored")
+	if key != "/registry/leases/"+ns+"/stored" {
+		t.Fatalf("our key for a Lease: %s", key)
+	}
+	resp, err := real.Get(ctx, key)
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", key, err, len(resp.Kvs))
+	}
+	value := resp.Kvs[0].Value
+	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
+		t.Fatalf("kube-apiserver stored %q..., not the k8s\\x00 protobuf envelope", value[:min(16, len(value))])
+	}
+	ours := startEtcd(t)
+	put, err := ours.Client.Put(ctx, key, string(value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.NewStorage(ours.Client).For(ws.Leases).Get(ctx, ns, "stored")
+	if err != nil {
+		t.Fatalf("our Storage of Leases cannot read kube-apiserver's value: %v", err)
+	}
+	l, ok := got.(*coordinationv1.Lease)
+	if !ok || l.UID != created.UID || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != holder ||
+		l.ResourceVersion != strconv.FormatInt(put.Header.Revision, 10) {
+		t.Fatalf("our Storage read %+v, want the Lease kube-apiserver created (uid %s) at rv %d", got, created.UID, put.Header.Revision)
+	}
+	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), key)
 }

@@ -9,13 +9,13 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
-// Event is one change to a ConfigMap as the server sees it. Object is the
+// Event is one change to an object as the server sees it. Object is the
 // new state, or for DELETED the last state stamped with the delete's
 // revision; RV is the revision of the change. An ERROR event carries a
 // Status instead, and ends the stream it is on.
@@ -23,11 +23,11 @@ import (
 // upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type Event struct {
 	Type   watch.EventType
-	Object *corev1.ConfigMap
+	Object runtime.Object
 	// Prev is a MODIFIED object's state before the change, as the cache
 	// held it, so a watcher with a selector can tell an object that left
 	// its selection (Selector.See). nil for other events.
-	Prev   *corev1.ConfigMap
+	Prev   runtime.Object
 	Status *metav1.Status
 	RV     int64
 }
@@ -41,7 +41,7 @@ func tooOldForWatch() *metav1.Status {
 	return &st
 }
 
-// WatchEtcd watches every ConfigMap under Prefix from revision rv+1 (the
+// WatchEtcd watches every object of res (its Prefix) from revision rv+1 (the
 // first change the caller has not seen) and sends the changes on the
 // returned channel until ctx ends or etcd fails; then it closes it. A
 // failure is sent first as one ERROR event: ErrCompacted as 410 Expired,
@@ -50,9 +50,9 @@ func tooOldForWatch() *metav1.Status {
 //
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
 // (watchChan.startWatching, watchChan.transform).
-func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
+func WatchEtcd(ctx context.Context, client *clientv3.Client, res *Resource, rv int64) <-chan Event {
 	// exercise:begin 3 Turn etcd's watch responses into ADDED, MODIFIED and DELETED
-	// exercise:hint Watch Prefix WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
+	// exercise:hint Watch res.Prefix() WithPrefix, WithRev(rv+1) and WithPrevKV. For each response:
 	//   resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
 	//   The pump owns out: close it when it returns, so the cache hears the watch ended.
 	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is
@@ -61,13 +61,13 @@ func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Ev
 	//   bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent
 	//   (IsCreate → ADDED) and etcdWatchStatus.
 	out := make(chan Event, 100)
-	go pumpEtcdWatch(ctx, client, rv, out)
+	go pumpEtcdWatch(ctx, client, res, rv, out)
 	return out
 	// exercise:end 3
 }
 
 // pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
-func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
+func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, res *Resource, rv int64, out chan<- Event) {
 	// exercise:begin 3
 	defer close(out)
 	send := func(ev Event) bool {
@@ -78,7 +78,7 @@ func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out c
 			return false
 		}
 	}
-	wch := client.Watch(clientv3.WithRequireLeader(ctx), Prefix,
+	wch := client.Watch(clientv3.WithRequireLeader(ctx), res.Prefix(),
 		clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV(), clientv3.WithProgressNotify())
 	for resp := range wch {
 		if err := resp.Err(); err != nil {
@@ -88,7 +88,7 @@ func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out c
 			return
 		}
 		for _, e := range resp.Events {
-			ev, err := toEvent(e)
+			ev, err := toEvent(res, e)
 			if err != nil {
 				send(Event{Type: watch.Error, Status: internalStatus(err)})
 				return
@@ -122,7 +122,7 @@ func internalStatus(err error) *metav1.Status {
 // toEvent maps one etcd event. A create is a put whose key did not exist
 // before (CreateRevision == ModRevision); any other put is MODIFIED; a
 // delete is DELETED with the previous value.
-func toEvent(e *clientv3.Event) (Event, error) {
+func toEvent(res *Resource, e *clientv3.Event) (Event, error) {
 	// exercise:begin 3
 	rev := e.Kv.ModRevision
 	switch {
@@ -130,14 +130,14 @@ func toEvent(e *clientv3.Event) (Event, error) {
 		if e.PrevKv == nil {
 			return Event{}, fmt.Errorf("etcd event received with PrevKv=nil (key=%q, modRevision=%d, type=DELETE)", e.Kv.Key, rev)
 		}
-		cm, err := decodeStored(e.PrevKv.Value, rev)
-		return Event{Type: watch.Deleted, Object: cm, RV: rev}, err
+		obj, err := decodeStored(res, e.PrevKv.Value, rev)
+		return Event{Type: watch.Deleted, Object: obj, RV: rev}, err
 	case e.IsCreate():
-		cm, err := decodeStored(e.Kv.Value, rev)
-		return Event{Type: watch.Added, Object: cm, RV: rev}, err
+		obj, err := decodeStored(res, e.Kv.Value, rev)
+		return Event{Type: watch.Added, Object: obj, RV: rev}, err
 	default:
-		cm, err := decodeStored(e.Kv.Value, rev)
-		return Event{Type: watch.Modified, Object: cm, RV: rev}, err
+		obj, err := decodeStored(res, e.Kv.Value, rev)
+		return Event{Type: watch.Modified, Object: obj, RV: rev}, err
 	}
 	// exercise:end 3
 }

@@ -24,7 +24,7 @@ func FedByHandWatchingTheLock(opts CacheOptions, released func()) (c *Cache, sto
 }
 
 func fedByHand(opts CacheOptions, etcdRevision func() int64, released func()) (c *Cache, stop func()) {
-	storage := &Storage{}
+	storage := &Storage{res: ConfigMaps}
 	if etcdRevision != nil {
 		storage.client = &clientv3.Client{KV: revisionKV{revision: etcdRevision}, Watcher: progressRequests{}}
 	}

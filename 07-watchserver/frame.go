@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"fmt"
+	"reflect"
 
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,9 +29,10 @@ func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	//   jsonEncoder or protobufEncoder, wrap it in metav1.WatchEvent{Type, Object:
 	//   runtime.RawExtension{Raw: ...}}, then frame it.
 	// exercise:deeper The encoder writes kind and apiVersion onto the object it encodes, and the
-	//   cache hands the same object to every watcher: encode a shallow copy (cm := *ev.Object),
-	//   or two watchers' goroutines race on it. JSON: json.Marshal the WatchEvent and append
-	//   '\n'. Protobuf: WatchEvent.Marshal(), then binary.BigEndian.PutUint32 its length in front.
+	//   cache hands the same object to every watcher: encode a shallow copy
+	//   (shallowCopy(ev.Object)), or two watchers' goroutines race on it. JSON: json.Marshal the
+	//   WatchEvent and append '\n'. Protobuf: WatchEvent.Marshal(), then
+	//   binary.BigEndian.PutUint32 its length in front.
 	enc := jsonEncoder
 	if protobuf {
 		enc = protobufEncoder
@@ -45,8 +47,7 @@ func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 		st := *ev.Status
 		obj = &st
 	} else {
-		cm := *ev.Object
-		obj = &cm
+		obj = shallowCopy(ev.Object)
 	}
 	embedded, err := runtime.Encode(enc, obj)
 	if err != nil {
@@ -68,4 +69,14 @@ func EncodeFrame(ev Event, protobuf bool) ([]byte, error) {
 	binary.BigEndian.PutUint32(frame, uint32(len(body)))
 	return append(frame, body...), nil
 	// exercise:end 9
+}
+
+// shallowCopy is a new object whose fields are obj's: its own TypeMeta,
+// the rest (maps, slices) shared. obj is a pointer to a struct, as every
+// API object is.
+func shallowCopy(obj runtime.Object) runtime.Object {
+	v := reflect.ValueOf(obj).Elem()
+	c := reflect.New(v.Type())
+	c.Elem().Set(v)
+	return c.Interface().(runtime.Object)
 }

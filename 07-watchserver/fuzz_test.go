@@ -78,11 +78,11 @@ func FuzzWireFormats(f *testing.F) {
 			rv = -rv
 		}
 		types := []watch.EventType{watch.Added, watch.Modified, watch.Deleted, watch.Bookmark, watch.Error}
-		ev := Event{Type: types[int(kind)%len(types)], RV: rv,
-			Object: &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", ResourceVersion: formatRV(rv)}}}
+		cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Name: name, Namespace: "ns", ResourceVersion: formatRV(rv)}}
 		if key != "" {
-			ev.Object.Data = map[string]string{key: value}
+			cm.Data = map[string]string{key: value}
 		}
+		ev := Event{Type: types[int(kind)%len(types)], RV: rv, Object: cm}
 		if ev.Type == watch.Error {
 			st := tooOldResourceVersion(rv, rv+1).(interface{ Status() metav1.Status }).Status()
 			ev.Object, ev.Status = nil, &st
@@ -106,7 +106,7 @@ func FuzzWireFormats(f *testing.F) {
 				}
 				switch o := g.Object.(type) {
 				case *corev1.ConfigMap:
-					if ev.Object == nil || o.Name != name || o.ResourceVersion != formatRV(rv) || len(o.Data) != len(ev.Object.Data) || o.Data[key] != ev.Object.Data[key] {
+					if ev.Object == nil || o.Name != name || o.ResourceVersion != formatRV(rv) || len(o.Data) != len(cm.Data) || o.Data[key] != cm.Data[key] {
 						t.Fatalf("%s: got %+v, want %+v", mt, o, ev.Object)
 					}
 				case *metav1.Status:

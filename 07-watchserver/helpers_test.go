@@ -9,6 +9,8 @@ import (
 	"time"
 
 	clientv3 "go.etcd.io/etcd/client/v3"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/rest"
 
@@ -157,4 +159,27 @@ func handlersStillRunning() string {
 		fmt.Fprintf(&b, "\n\t%d× %s", count[place], place)
 	}
 	return b.String()
+}
+
+// asCM is obj as the ConfigMap the tests stored (nil for nil): Storage,
+// the cache and their events hand out runtime.Objects.
+func asCM(obj runtime.Object) *corev1.ConfigMap {
+	cm, _ := obj.(*corev1.ConfigMap)
+	return cm
+}
+
+// asCMList is a list of ConfigMaps (an empty one for nil).
+func asCMList(obj runtime.Object) *corev1.ConfigMapList {
+	if l, ok := obj.(*corev1.ConfigMapList); ok {
+		return l
+	}
+	return &corev1.ConfigMapList{}
+}
+
+// cmOf is a write's result as a ConfigMap, keeping its error.
+func cmOf(obj runtime.Object, err error) (*corev1.ConfigMap, error) { return asCM(obj), err }
+
+// cmListOf is a LIST's result as a ConfigMapList, keeping its error.
+func cmListOf(obj runtime.Object, err error) (*corev1.ConfigMapList, error) {
+	return asCMList(obj), err
 }

@@ -11,9 +11,9 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 )
 
 // PageOptions are the parts of a LIST that page it: at most Limit objects
@@ -55,15 +55,15 @@ const latestRV = -1
 // range ends.
 //
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
-func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptions) (runtime.Object, error) {
 	// exercise:begin 12 Pages: limit, continue and one revision for the whole list
-	// exercise:hint Start at keyPrefix(namespace) at opts.Revision (0: the current one), or at the
-	//   key (under that prefix) and revision decodeContinue reads from the token. Get the range up
-	//   to the prefix's end, WithLimit when there is a limit and WithRev when there is a revision;
-	//   the first page's revision is the response header's. Decode each value, keep it if the
-	//   selector matches; once the page is full, stop, and if keys remain, set Continue
+	// exercise:hint Start at s.res.keyPrefix(namespace) at opts.Revision (0: the current one), or
+	//   at the key (under that prefix) and revision decodeContinue reads from the token. Get the
+	//   range up to the prefix's end, WithLimit when there is a limit and WithRev when there is a
+	//   revision; the first page's revision is the response header's. Decode each value, keep it
+	//   if the selector matches; once the page is full, stop, and if keys remain, set Continue
 	//   (encodeContinue of the last key + "\x00") and, with no selector, RemainingItemCount
-	//   (resp.Count less the keys used of this response).
+	//   (resp.Count less the keys used of this response). newList makes the list of the items.
 	// exercise:deeper With a selector a batch can match fewer than Limit objects: read the next
 	//   batch from the last key + "\x00" while resp.More. A compacted revision
 	//   (rpctypes.ErrCompacted) is a 410: with a token, continueExpired hands a new token at
@@ -79,7 +79,7 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 	//   remainder of the results. Continuing with the provided token results in an inconsistent
 	//   list - objects that were created, modified, or deleted between the time the first chunk was
 	//   returned and now may show up in the list."
-	prefix := keyPrefix(namespace)
+	prefix := s.res.keyPrefix(namespace)
 	from, rev := prefix, opts.Revision
 	if opts.Continue != "" {
 		var err error
@@ -90,9 +90,10 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 			rev = 0
 		}
 	}
-	list := &corev1.ConfigMapList{}
+	var items []runtime.Object
+	var lm metav1.ListMeta
 	if rev > 0 {
-		list.ResourceVersion = formatRV(rev)
+		lm.ResourceVersion = formatRV(rev)
 	}
 	end := clientv3.GetPrefixRangeEnd(prefix)
 	for {
@@ -115,25 +116,25 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 		}
 		if rev == 0 {
 			rev = resp.Header.Revision
-			list.ResourceVersion = formatRV(rev)
+			lm.ResourceVersion = formatRV(rev)
 		}
 		for i, kv := range resp.Kvs {
-			cm, err := decodeStored(kv.Value, kv.ModRevision)
+			obj, err := decodeStored(s.res, kv.Value, kv.ModRevision)
 			if err != nil {
 				return nil, apierrors.NewInternalError(fmt.Errorf("key %s: %w", kv.Key, err))
 			}
-			if opts.Selector.Matches(cm) {
-				list.Items = append(list.Items, *cm)
+			if opts.Selector.Matches(obj) {
+				items = append(items, obj)
 			}
-			if opts.Limit > 0 && int64(len(list.Items)) == opts.Limit {
+			if opts.Limit > 0 && int64(len(items)) == opts.Limit {
 				if i < len(resp.Kvs)-1 || resp.More {
-					list.Continue = encodeContinue(string(kv.Key)+"\x00", prefix, rev)
+					lm.Continue = encodeContinue(string(kv.Key)+"\x00", prefix, rev)
 					if opts.Selector.Empty() {
 						left := resp.Count - int64(i+1)
-						list.RemainingItemCount = &left
+						lm.RemainingItemCount = &left
 					}
 				}
-				return list, nil
+				return newList(s.res, items, lm)
 			}
 		}
 		if !resp.More || len(resp.Kvs) == 0 {
@@ -141,7 +142,7 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 		}
 		from = string(resp.Kvs[len(resp.Kvs)-1].Key) + "\x00"
 	}
-	return list, nil
+	return newList(s.res, items, lm)
 	// exercise:end 12
 }
 

@@ -10,7 +10,6 @@ import (
 	"strconv"
 
 	jsonpatch "gopkg.in/evanphx/json-patch.v4"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metainternalversionscheme "k8s.io/apimachinery/pkg/apis/meta/internalversion/scheme"
@@ -61,7 +60,7 @@ const maxJSONPatchOps = 10000
 // before reading the object (the media type, the options, a body that is
 // not JSON), then applies the patch in a loop of read, apply, check and
 // compare-and-swap.
-func (s *Server) patch(w http.ResponseWriter, r *http.Request) {
+func (s *Server) patch(w http.ResponseWriter, r *http.Request, res *Resource) {
 	ns, name := r.PathValue("ns"), r.PathValue("name")
 	patchType, ok := patchTypeOf(r.Header.Get("Content-Type"))
 	if !ok {
@@ -90,12 +89,12 @@ func (s *Server) patch(w http.ResponseWriter, r *http.Request) {
 		writeError(w, r, apierrors.NewBadRequest("invalid JSON patch"))
 		return
 	}
-	cm, err := s.patchLoop(r, ns, name, patchType, body, fieldValidation(opts.FieldValidation))
+	obj, err := s.patchLoop(r, res, ns, name, patchType, body, fieldValidation(opts.FieldValidation))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeObject(w, r, http.StatusOK, cm)
+	writeObject(w, r, http.StatusOK, obj)
 }
 
 // patchTypeOf reads the Content-Type (its parameters, such as charset,
@@ -142,13 +141,13 @@ func fieldValidation(directive string) string {
 // writer lands before our write, again to the newer object. A
 // resourceVersion the patch set is the client's precondition there (409
 // when it is not the stored one); one it left alone is the stored one's.
-func (s *Server) patchLoop(r *http.Request, ns, name string, patchType types.PatchType, body []byte, directive string) (*corev1.ConfigMap, error) {
-	return s.Storage.update(r.Context(), ns, name, func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-		next, err := applyPatch(cur, patchType, body, directive)
+func (s *Server) patchLoop(r *http.Request, res *Resource, ns, name string, patchType types.PatchType, body []byte, directive string) (runtime.Object, error) {
+	return s.storageFor(res).update(r.Context(), ns, name, func(cur runtime.Object) (runtime.Object, error) {
+		next, err := applyPatch(res, cur, patchType, body, directive)
 		if err != nil {
 			return nil, err
 		}
-		if err := checkPatched(next, cur, ns, name); err != nil {
+		if err := checkPatched(res, accessor(next), accessor(cur), ns, name); err != nil {
 			return nil, err
 		}
 		return next, nil
@@ -162,38 +161,38 @@ func (s *Server) patchLoop(r *http.Request, ns, name string, patchType types.Pat
 // again, atomically), then the metadata (422) as an update's, which are a
 // new object's and more: a uid the patch changed is immutable. An empty uid is the
 // stored one, and the creationTimestamp is always the stored one.
-func checkPatched(cm, cur *corev1.ConfigMap, ns, name string) error {
+func checkPatched(res *Resource, next, cur metav1.Object, ns, name string) error {
 	switch {
-	case cm.Namespace == "":
-		cm.Namespace = ns
-	case cm.Namespace != ns:
+	case next.GetNamespace() == "":
+		next.SetNamespace(ns)
+	case next.GetNamespace() != ns:
 		return apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 	}
-	if cm.Name != name {
-		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", cm.Name, name))
+	if next.GetName() != name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", next.GetName(), name))
 	}
-	if rv, err := strconv.ParseUint(cm.ResourceVersion, 10, 64); err == nil && rv != 0 && cm.ResourceVersion != cur.ResourceVersion {
-		return apierrors.NewConflict(configMaps, name, errors.New(conflictMessage))
+	if rv, err := strconv.ParseUint(next.GetResourceVersion(), 10, 64); err == nil && rv != 0 && next.GetResourceVersion() != cur.GetResourceVersion() {
+		return apierrors.NewConflict(res.GroupResource(), name, errors.New(conflictMessage))
 	}
-	if cm.UID == "" {
-		cm.UID = cur.UID
+	if next.GetUID() == "" {
+		next.SetUID(cur.GetUID())
 	}
-	cm.CreationTimestamp = cur.CreationTimestamp
+	next.SetCreationTimestamp(cur.GetCreationTimestamp())
 	// The update's checks include a new object's (labels, annotations),
 	// each fault once.
-	if errs := apivalidation.ValidateObjectMetaUpdate(&cm.ObjectMeta, &cur.ObjectMeta, field.NewPath("metadata")); len(errs) > 0 {
-		return apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, cm.Name, errs)
+	if errs := apivalidation.ValidateObjectMetaAccessorUpdate(next, cur, field.NewPath("metadata")); len(errs) > 0 {
+		return apierrors.NewInvalid(schema.GroupKind{Group: res.Group, Kind: res.Kind}, next.GetName(), errs)
 	}
 	return nil
 }
 
 // applyPatch applies one patch to the stored object and decodes the
-// result, refusing (422) a result that is not a ConfigMap and, under
-// fieldValidation=Strict, one with fields a ConfigMap does not have
+// result, refusing (422) a result that is not an object of res and, under
+// fieldValidation=Strict, one with fields its kind does not have
 // (kubectl apply asks for Strict).
-func applyPatch(cur *corev1.ConfigMap, patchType types.PatchType, body []byte, directive string) (*corev1.ConfigMap, error) {
+func applyPatch(res *Resource, cur runtime.Object, patchType types.PatchType, body []byte, directive string) (runtime.Object, error) {
 	if patchType == types.StrategicMergePatchType {
-		return applyStrategic(cur, body, directive)
+		return applyStrategic(res, cur, body, directive)
 	}
 	curJSON, err := runtime.Encode(jsonEncoder, cur)
 	if err != nil {
@@ -209,7 +208,7 @@ func applyPatch(cur *corev1.ConfigMap, patchType types.PatchType, body []byte, d
 	if err != nil {
 		return nil, err
 	}
-	next := &corev1.ConfigMap{}
+	next := res.NewObject()
 	_, _, err = strictDecoder.Decode(patched, nil, next)
 	strict, isStrict := runtime.AsStrictDecodingError(err)
 	switch {
@@ -224,7 +223,7 @@ func applyPatch(cur *corev1.ConfigMap, patchType types.PatchType, body []byte, d
 	return next, nil
 }
 
-// strictDecoder reads JSON and reports the fields a ConfigMap does not
+// strictDecoder reads JSON and reports the fields an object does not
 // have (and duplicate fields) as a StrictDecodingError beside the object.
 var strictDecoder = func() runtime.Decoder {
 	info, _ := runtime.SerializerInfoForMediaType(scheme.Codecs.SupportedMediaTypes(), mediaJSON)
@@ -297,10 +296,10 @@ func applyJSONPatch(curJSON, body []byte, directive string) ([]byte, []error, er
 }
 
 // applyStrategic applies a strategic merge patch. It works on maps, not
-// JSON: the ConfigMap struct tells the merge each list's merge key and
+// JSON: the resource's struct tells the merge each list's merge key and
 // strategy (its patchMergeKey and patchStrategy tags). The 422's value is
 // the patch as a Go map prints, not the patched object.
-func applyStrategic(cur *corev1.ConfigMap, body []byte, directive string) (*corev1.ConfigMap, error) {
+func applyStrategic(res *Resource, cur runtime.Object, body []byte, directive string) (runtime.Object, error) {
 	original, err := runtime.DefaultUnstructuredConverter.ToUnstructured(cur)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
@@ -315,11 +314,11 @@ func applyStrategic(cur *corev1.ConfigMap, body []byte, directive string) (*core
 	if err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
-	patchedMap, err := strategicpatch.StrategicMergeMapPatch(original, patchMap, &corev1.ConfigMap{})
+	patchedMap, err := strategicpatch.StrategicMergeMapPatch(original, patchMap, res.NewObject())
 	if err != nil {
 		return nil, strategicError(err)
 	}
-	next := &corev1.ConfigMap{}
+	next := res.NewObject()
 	err = runtime.DefaultUnstructuredConverter.FromUnstructuredWithValidation(patchedMap, next, directive != metav1.FieldValidationIgnore)
 	strict, isStrict := runtime.AsStrictDecodingError(err)
 	switch {

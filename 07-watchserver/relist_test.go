@@ -69,12 +69,12 @@ func TestCacheRelistsWhenItsEtcdWatchFails(t *testing.T) {
 			t.Fatalf("the cache's etcd watch failed with a 410, yet its watcher was not closed in %v (a relist must close every watcher)", eventWait)
 		}
 	}
-	want, err := direct.List(ctx, "", ws.PageOptions{})
+	want, err := cmListOf(direct.List(ctx, "", ws.PageOptions{}))
 	if err != nil {
 		t.Fatal(err)
 	}
 	for end := time.Now().Add(10 * time.Second); ; {
-		got, err := c.List("")
+		got, err := cmListOf(c.List(""))
 		if err == nil && len(got.Items) == len(want.Items) {
 			break
 		}

@@ -6,8 +6,10 @@ import (
 	"strconv"
 	"strings"
 
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -16,24 +18,54 @@ import (
 
 // object prints a ConfigMap the way every step does: name, data, label.
 func (d *driver) object(cm *corev1.ConfigMap) string {
-	keys := make([]string, 0, len(cm.Data))
-	for k := range cm.Data {
+	return d.objectWith(&cm.ObjectMeta, cm.Data)
+}
+
+// leaseObject prints a Lease as object prints a ConfigMap, its spec's holder
+// and duration where a ConfigMap has data.
+func (d *driver) leaseObject(l *coordinationv1.Lease) string {
+	spec := map[string]string{}
+	if l.Spec.HolderIdentity != nil {
+		spec["holder"] = *l.Spec.HolderIdentity
+	}
+	if l.Spec.LeaseDurationSeconds != nil {
+		spec["duration"] = strconv.Itoa(int(*l.Spec.LeaseDurationSeconds))
+	}
+	return d.objectWith(&l.ObjectMeta, spec)
+}
+
+// printed prints a ConfigMap or a Lease.
+func (d *driver) printed(obj runtime.Object) string {
+	switch o := obj.(type) {
+	case *corev1.ConfigMap:
+		return d.object(o)
+	case *coordinationv1.Lease:
+		return d.leaseObject(o)
+	}
+	return fmt.Sprintf("%T", obj)
+}
+
+// objectWith prints name, labels, the KEY=VALUE pairs in key order and
+// the version.
+func (d *driver) objectWith(m *metav1.ObjectMeta, pairs map[string]string) string {
+	keys := make([]string, 0, len(pairs))
+	for k := range pairs {
 		keys = append(keys, k)
 	}
 	sort.Strings(keys)
 	var data []string
 	for _, k := range keys {
-		data = append(data, k+"="+cm.Data[k])
+		data = append(data, k+"="+pairs[k])
 	}
 	var labelList []string
-	for k, v := range cm.Labels {
+	for k, v := range m.Labels {
 		labelList = append(labelList, k+"="+v)
 	}
 	sort.Strings(labelList)
 	if len(labelList) > 0 {
-		return fmt.Sprintf("%s [%s] {%s} rv=%s", cm.Name, strings.Join(labelList, ","), strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+		return fmt.Sprintf("%s [%s] {%s} rv=%s", m.Name, strings.Join(labelList, ","), strings.Join(data, ","), d.norm.label(m.ResourceVersion))
 	}
-	return fmt.Sprintf("%s {%s} rv=%s", cm.Name, strings.Join(data, ","), d.norm.label(cm.ResourceVersion))
+	return fmt.Sprintf("%s {%s} rv=%s", m.Name, strings.Join(data, ","), d.norm.label(m.ResourceVersion))
 }
 
 // result prints a response: the object, or the Status of an error.
@@ -60,17 +92,21 @@ func (d *driver) result(code int, body []byte) string {
 			d.lastWrite = max(d.lastWrite, rv)
 		}
 		return fmt.Sprintf("%d %s", code, d.object(o))
+	case *coordinationv1.Lease:
+		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
+		return fmt.Sprintf("%d %s", code, d.leaseObject(o))
 	case *corev1.ConfigMapList:
-		head := fmt.Sprintf("%d list rv=%s", code, d.norm.collection(o.ResourceVersion))
-		if o.Continue != "" {
-			head += " continue=" + d.norm.token(o.Continue)
-		}
-		if o.RemainingItemCount != nil {
-			head += fmt.Sprintf(" remaining=%d", *o.RemainingItemCount)
-		}
-		out := []string{head}
+		out := []string{d.listHead(code, &o.ListMeta)}
 		for i := range o.Items {
 			out = append(out, "  "+d.object(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
+	case *coordinationv1.LeaseList:
+		out := []string{d.listHead(code, &o.ListMeta)}
+		for i := range o.Items {
+			out = append(out, "  "+d.leaseObject(&o.Items[i]))
 		}
 		return strings.Join(out, "\n")
 	}
@@ -94,4 +130,16 @@ func (d *driver) statusCauses(o *metav1.Status) string {
 		out += fmt.Sprintf("\n  cause %s%s: %s", c.Type, field, d.norm.message(c.Message))
 	}
 	return out
+}
+
+// listHead is a list's first line: its version, continue token and count.
+func (d *driver) listHead(code int, lm *metav1.ListMeta) string {
+	head := fmt.Sprintf("%d list rv=%s", code, d.norm.collection(lm.ResourceVersion))
+	if lm.Continue != "" {
+		head += " continue=" + d.norm.token(lm.Continue)
+	}
+	if lm.RemainingItemCount != nil {
+		head += fmt.Sprintf(" remaining=%d", *lm.RemainingItemCount)
+	}
+	return head
 }

@@ -17,16 +17,18 @@ import (
 // request (discovery.go).
 var discoveryCommands = []scenario.Command[*driver]{
 	{Name: "discover", Run: (*driver).discover,
-		Usage: `discover path=P
-GETs the discovery document at P (/api, /apis or /api/v1), as kubectl does
-before its first request, and prints its kind and what a client reads in
-it: /api's versions and the address for every client ("the host the
-client used" when it is the one the request went to); /apis's groups,
-of those this server serves (none: it serves the core group only);
-/api/v1's configmaps. Of the verbs, the one this server does
-not serve (deletecollection) is left out: see "How kube-apiserver
-differs".`,
-		Example: "discover path=/api/v1"},
+		Usage: `discover path=P [group=G]
+GETs the discovery document at P (/api, /apis, /api/v1, /apis/G or
+/apis/G/V), as kubectl does before its first request, and prints its kind
+and what a client reads in it: /api's versions and the address for every
+client ("the host the client used" when it is the one the request went
+to); of /apis's groups, G's versions and preferred version (without
+group=, "groups this server serves: none", the line of the files
+recorded when it served the core group only); /apis/G's the same; a
+resource list's configmaps and leases. Of the verbs, the one this
+server does not serve (deletecollection) is left out: see "How
+kube-apiserver differs".`,
+		Example: "discover path=/apis group=coordination.k8s.io"},
 }
 
 // unserved are the verbs kube-apiserver lists for configmaps that this
@@ -60,13 +62,29 @@ func (d *driver) discover(t testing.TB, td *datadriven.TestData) string {
 			out += fmt.Sprintf("\naddress for %s: %s", a.ClientCIDR, hostAs(a.ServerAddress, root))
 		}
 	case "APIGroupList":
-		out += "\ngroups this server serves: none"
+		g := scenario.Arg(t, td, "group")
+		if g == "" {
+			out += "\ngroups this server serves: none"
+			break
+		}
+		var doc metav1.APIGroupList
+		decode(&doc)
+		i := slices.IndexFunc(doc.Groups, func(x metav1.APIGroup) bool { return x.Name == g })
+		if i < 0 {
+			out += "\n" + g + ": not listed"
+			break
+		}
+		out += "\n" + groupLine(doc.Groups[i])
+	case "APIGroup":
+		var doc metav1.APIGroup
+		decode(&doc)
+		out += "\n" + groupLine(doc)
 	case "APIResourceList":
 		var doc metav1.APIResourceList
 		decode(&doc)
 		out += " groupVersion=" + doc.GroupVersion
 		for _, r := range doc.APIResources {
-			if r.Name != "configmaps" {
+			if r.Name != "configmaps" && r.Name != "leases" {
 				continue
 			}
 			verbs := slices.DeleteFunc(slices.Clone([]string(r.Verbs)), func(v string) bool { return slices.Contains(unserved, v) })
@@ -84,4 +102,14 @@ func hostAs(address, root string) string {
 		return "the host the client used"
 	}
 	return address
+}
+
+// groupLine prints a group as discovery lists it: its versions and the
+// one preferred.
+func groupLine(g metav1.APIGroup) string {
+	var versions []string
+	for _, v := range g.Versions {
+		versions = append(versions, v.GroupVersion+"("+v.Version+")")
+	}
+	return fmt.Sprintf("%s: versions=%s preferred=%s(%s)", g.Name, strings.Join(versions, ","), g.PreferredVersion.GroupVersion, g.PreferredVersion.Version)
 }

@@ -57,7 +57,7 @@ func (d *driver) list(t testing.TB, td *datadriven.TestData) string {
 	if v := scenario.Arg(t, td, "continue"); v != "" {
 		q.Set("continue", d.norm.value(v))
 	}
-	base := d.target.Base
+	base := d.base
 	if td.HasArg("all-namespaces") {
 		base = strings.Replace(base, "/namespaces/"+d.namespace(), "", 1)
 	}

@@ -2,10 +2,12 @@ package watchserver_test
 
 import (
 	"encoding/json"
+	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/cockroachdb/datadriven"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 
@@ -17,6 +19,16 @@ import (
 // normalise_test.go) and sent as the real versions behind them. Each
 // prints the server's response (responses_test.go).
 var objectCommands = []scenario.Command[*driver]{
+	{Name: "resource", Run: (*driver).resource,
+		Usage: `resource name=R
+Makes the steps that follow act on R in the scenario's namespace:
+configmaps (where every file starts) or leases (coordination.k8s.io/v1),
+whose objects' input lines are their spec, holder=H and duration=SECONDS,
+printed as {duration=D,holder=H} where a ConfigMap prints its data. In a
+file that watches, it first LISTs R at resourceVersion=0, so that our
+server's cache of R, made at its first use, is up before the first write,
+as kube-apiserver's is. Prints the collection's path, the namespace as NS.`,
+		Example: "resource name=leases"},
 	{Name: "create", Run: (*driver).create,
 		Usage: `create name=N [labels=K=V,...] [namespace=NS] [rv=RV] [causes]
 POSTs a ConfigMap named N with those labels, its data the input's KEY=VALUE
@@ -41,9 +53,38 @@ GETs the ConfigMap N. Prints the response, as create does.`,
 		Example: "get name=a"},
 }
 
+func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
+	root, _, _ := strings.Cut(d.target.Base, "/api/v1/")
+	ns := d.namespace()
+	switch name := scenario.MustArg(t, td, "name"); name {
+	case "configmaps":
+		d.base, d.lease = d.target.Base, false
+	case "leases":
+		d.base, d.lease = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true
+		if d.watchSide {
+			// Our server starts a resource's watch cache at its first
+			// request, kube-apiserver every one at its own start: a
+			// LIST from the cache starts ours before the file's first
+			// write, so a watch from that write is in its window.
+			d.do("GET", d.base+"?resourceVersion=0", nil)
+		}
+	default:
+		t.Fatalf("resource %q: configmaps or leases", name)
+	}
+	return strings.Replace(strings.TrimPrefix(d.base, root), "/"+ns+"/", "/NS/", 1)
+}
+
+// body is a request body for the current resource.
+func (d *driver) body(namespace, name, rv, labelList, input string) []byte {
+	if d.lease {
+		return leaseIn(namespace, name, rv, labelList, input)
+	}
+	return configMapIn(namespace, name, rv, labelList, input)
+}
+
 func (d *driver) create(t testing.TB, td *datadriven.TestData) string {
-	body := configMapIn(scenario.Arg(t, td, "namespace"), scenario.Arg(t, td, "name"), d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
-	return d.result(d.do("POST", d.target.Base, body))
+	body := d.body(scenario.Arg(t, td, "namespace"), scenario.Arg(t, td, "name"), d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
+	return d.result(d.do("POST", d.base, body))
 }
 
 func (d *driver) update(t testing.TB, td *datadriven.TestData) string {
@@ -51,16 +92,16 @@ func (d *driver) update(t testing.TB, td *datadriven.TestData) string {
 	if td.HasArg("body-name") {
 		bodyName = scenario.Arg(t, td, "body-name")
 	}
-	body := configMap(bodyName, d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
-	return d.result(d.do("PUT", d.target.Base+"/"+scenario.Arg(t, td, "name"), body))
+	body := d.body("", bodyName, d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
+	return d.result(d.do("PUT", d.base+"/"+scenario.Arg(t, td, "name"), body))
 }
 
 func (d *driver) delete(t testing.TB, td *datadriven.TestData) string {
-	return d.result(d.do("DELETE", d.target.Base+"/"+scenario.Arg(t, td, "name"), nil))
+	return d.result(d.do("DELETE", d.base+"/"+scenario.Arg(t, td, "name"), nil))
 }
 
 func (d *driver) get(t testing.TB, td *datadriven.TestData) string {
-	return d.result(d.do("GET", d.target.Base+"/"+scenario.Arg(t, td, "name"), nil))
+	return d.result(d.do("GET", d.base+"/"+scenario.Arg(t, td, "name"), nil))
 }
 
 // configMap builds a request body from name=... and key=value lines.
@@ -91,4 +132,30 @@ func dataOf(input string) map[string]string {
 		data[k] = v
 	}
 	return data
+}
+
+// leaseIn is a Lease's request body: the input's holder= and duration=
+// lines are its spec.
+func leaseIn(namespace, name, rv, labelList string, input string) []byte {
+	l := &coordinationv1.Lease{TypeMeta: metav1.TypeMeta{Kind: "Lease", APIVersion: "coordination.k8s.io/v1"},
+		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: rv}}
+	for k, v := range dataOf(input) {
+		switch k {
+		case "holder":
+			l.Spec.HolderIdentity = &v
+		case "duration":
+			n, _ := strconv.Atoi(v)
+			d := int32(n)
+			l.Spec.LeaseDurationSeconds = &d
+		}
+	}
+	if labelList != "" {
+		l.Labels = map[string]string{}
+		for _, lv := range strings.Split(labelList, ",") {
+			k, v, _ := strings.Cut(lv, "=")
+			l.Labels[k] = v
+		}
+	}
+	b, _ := json.Marshal(l)
+	return b
 }

@@ -45,7 +45,7 @@ func (d *driver) patch(t testing.TB, td *datadriven.TestData) string {
 	if v := scenario.Arg(t, td, "manager"); v != "" {
 		q.Set("fieldManager", v)
 	}
-	target := d.target.Base + "/" + scenario.Arg(t, td, "name")
+	target := d.base + "/" + scenario.Arg(t, td, "name")
 	if len(q) > 0 {
 		target += "?" + q.Encode()
 	}

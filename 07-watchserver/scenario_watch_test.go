@@ -13,7 +13,9 @@ import (
 	"time"
 
 	"github.com/cockroachdb/datadriven"
+	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
@@ -34,8 +36,9 @@ import (
 // asks for it ("periodic").
 var watchCommands = []scenario.Command[*driver]{
 	{Name: "watch", Run: (*driver).watchStep,
-		Usage: `watch id=W [rv=RV] [bookmarks] [periodic] [initial=true|false] [no-match] [match=M] [selector=S] [fields=F] [timeout=N] [format=json|protobuf] [accept=TYPE] [ws] [causes]
-Opens the watch W on the scenario's namespace: from resourceVersion RV,
+		Usage: `watch id=W [rv=RV] [bookmarks] [periodic] [initial=true|false] [no-match] [match=M] [selector=S] [fields=F] [timeout=N] [format=json|protobuf] [accept=TYPE] [ws] [all-namespaces] [causes]
+Opens the watch W on the scenario's namespace (every namespace with
+all-namespaces; not with ws): from resourceVersion RV,
 with allowWatchBookmarks, sendInitialEvents (and
 resourceVersionMatch=NotOlderThan, unless no-match), resourceVersionMatch
 M, the selectors (as list's), timeoutSeconds N; asking for JSON, protobuf
@@ -136,6 +139,9 @@ func (d *driver) watch(td *datadriven.TestData, id string) *openWatch {
 func (d *driver) openWatch(t testing.TB, td *datadriven.TestData) string {
 	q := url.Values{"watch": {"true"}}
 	selectors(t, td, q)
+	if v := q.Get("fieldSelector"); v != "" {
+		q.Set("fieldSelector", strings.ReplaceAll(v, "$ns", d.namespace()))
+	}
 	if td.HasArg("rv") {
 		q.Set("resourceVersion", d.norm.value(scenario.Arg(t, td, "rv")))
 	}
@@ -162,9 +168,13 @@ func (d *driver) openWatch(t testing.TB, td *datadriven.TestData) string {
 		accept = v
 	}
 	if td.HasArg("ws") {
-		return d.openWebSocket(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, scenario.Arg(t, td, "format") == "protobuf")
+		return d.openWebSocket(scenario.Arg(t, td, "id"), d.base+"?"+q.Encode(), accept, scenario.Arg(t, td, "format") == "protobuf")
 	}
-	out := d.openHTTPWatch(scenario.Arg(t, td, "id"), d.target.Base+"?"+q.Encode(), accept, td.HasArg("causes"))
+	base := d.base
+	if td.HasArg("all-namespaces") {
+		base = strings.Replace(base, "/namespaces/"+d.namespace(), "", 1)
+	}
+	out := d.openHTTPWatch(scenario.Arg(t, td, "id"), base+"?"+q.Encode(), accept, td.HasArg("causes"))
 	if w, ok := d.watches[scenario.Arg(t, td, "id")]; ok {
 		w.periodic = td.HasArg("periodic")
 	}
@@ -303,19 +313,20 @@ func (d *driver) describe(r decoded, w *openWatch) string {
 			out += d.statusCauses(o)
 		}
 		return out
-	case *corev1.ConfigMap:
+	case *corev1.ConfigMap, *coordinationv1.Lease:
+		m, _ := meta.Accessor(o)
 		if r.typ == watch.Bookmark {
-			if o.Annotations[metav1.InitialEventsAnnotationKey] != "true" {
-				rv := d.norm.collection(o.ResourceVersion)
+			if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {
+				rv := d.norm.collection(m.GetResourceVersion())
 				if !w.periodic || rv == w.lastPeriodic {
 					return ""
 				}
 				w.lastPeriodic = rv
 				return "BOOKMARK rv=" + rv
 			}
-			return fmt.Sprintf("BOOKMARK initial-events-end rv=%s", d.norm.collection(o.ResourceVersion))
+			return fmt.Sprintf("BOOKMARK initial-events-end rv=%s", d.norm.collection(m.GetResourceVersion()))
 		}
-		return fmt.Sprintf("%s %s", r.typ, d.object(o))
+		return fmt.Sprintf("%s %s", r.typ, d.printed(o))
 	}
 	return fmt.Sprintf("%s %T", r.typ, r.obj)
 }

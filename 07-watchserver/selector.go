@@ -4,10 +4,10 @@ import (
 	"fmt"
 	"net/url"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	"k8s.io/apimachinery/pkg/fields"
 	"k8s.io/apimachinery/pkg/labels"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -32,11 +32,13 @@ type Selector struct {
 	Fields fields.Selector // nil: every object
 }
 
-// configMapFields are the field selector keys a ConfigMap has.
-var configMapFields = []string{"metadata.name", "metadata.namespace"}
+// metaFields are the field selector keys every resource here has, as any
+// resource of kube-apiserver's generic registry has (ConfigMaps and Leases
+// add none: DefaultNamespaceScopedAttr).
+var metaFields = []string{"metadata.name", "metadata.namespace"}
 
 // ParseSelector reads labelSelector and fieldSelector from a request. A
-// selector that does not parse, or a field ConfigMaps do not have, is a
+// selector that does not parse, or a field the resource does not have, is a
 // 400 Bad Request.
 func ParseSelector(q url.Values) (Selector, error) {
 	if q.Get("labelSelector") == "" && q.Get("fieldSelector") == "" {
@@ -45,7 +47,8 @@ func ParseSelector(q url.Values) (Selector, error) {
 	// exercise:begin 11 Selectors: a LIST filters, a WATCH turns updates into ADDED and DELETED
 	// exercise:hint ParseSelector parses labelSelector with labels.Parse and fieldSelector with
 	//   fields.ParseSelector (a bad one is a 400, apierrors.NewBadRequest), and allows only the
-	//   field keys a ConfigMap has. Matches tests the labels and the two fields. See reads an event
+	//   field keys every resource here has (metaFields). Matches tests the labels and the two
+	//   fields, read through accessor(obj). See reads an event
 	//   the way a watcher with this selector sees it: an ADDED or DELETED object passes when it
 	//   matches; a MODIFIED one is judged on its object before (Prev) and after.
 	// exercise:deeper Only MODIFIED can change type: matching before and after stays MODIFIED,
@@ -70,8 +73,8 @@ func ParseSelector(q url.Values) (Selector, error) {
 			return Selector{}, apierrors.NewBadRequest(err.Error())
 		}
 		for _, r := range sel.Requirements() {
-			if r.Field != configMapFields[0] && r.Field != configMapFields[1] {
-				return Selector{}, apierrors.NewBadRequest(fmt.Sprintf("%q is not a known field selector: only %q, %q", r.Field, configMapFields[0], configMapFields[1]))
+			if r.Field != metaFields[0] && r.Field != metaFields[1] {
+				return Selector{}, apierrors.NewBadRequest(fmt.Sprintf("%q is not a known field selector: only %q, %q", r.Field, metaFields[0], metaFields[1]))
 			}
 		}
 		s.Fields = sel
@@ -80,16 +83,17 @@ func ParseSelector(q url.Values) (Selector, error) {
 	// exercise:end 11
 }
 
-// Matches reports whether cm is selected.
-func (s Selector) Matches(cm *corev1.ConfigMap) bool {
+// Matches reports whether obj is selected.
+func (s Selector) Matches(obj runtime.Object) bool {
 	if s.Empty() {
 		return true
 	}
 	// exercise:begin 11
-	if s.Labels != nil && !s.Labels.Matches(labels.Set(cm.Labels)) {
+	m := accessor(obj)
+	if s.Labels != nil && !s.Labels.Matches(labels.Set(m.GetLabels())) {
 		return false
 	}
-	if s.Fields != nil && !s.Fields.Matches(fields.Set{"metadata.name": cm.Name, "metadata.namespace": cm.Namespace}) {
+	if s.Fields != nil && !s.Fields.Matches(fields.Set{"metadata.name": m.GetName(), "metadata.namespace": m.GetNamespace()}) {
 		return false
 	}
 	return true
@@ -121,8 +125,8 @@ func (s Selector) See(ev Event) (Event, bool) {
 			ev.Type = watch.Added
 			return ev, true
 		case before:
-			gone := ev.Prev.DeepCopy()
-			gone.ResourceVersion = formatRV(ev.RV)
+			gone := ev.Prev.DeepCopyObject()
+			accessor(gone).SetResourceVersion(formatRV(ev.RV))
 			return Event{Type: watch.Deleted, Object: gone, RV: ev.RV}, true
 		}
 		return Event{}, false

@@ -10,10 +10,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -22,49 +23,120 @@ import (
 	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// Server is a small API server for one resource, ConfigMaps:
+// Server is a small API server for the resources in served (resource.go),
+// each described by a Resource value: ConfigMaps under /api/v1, Leases
+// under /apis/coordination.k8s.io/v1. For each, with ROOT its group's
+// root and R its name:
 //
-//	GET    /api/v1/configmaps                        list or watch, every namespace
-//	GET    /api/v1/namespaces/{ns}/configmaps        list or watch (?watch=true)
-//	POST   /api/v1/namespaces/{ns}/configmaps        create
-//	GET    /api/v1/namespaces/{ns}/configmaps/{name} get
-//	PUT    /api/v1/namespaces/{ns}/configmaps/{name} update
-//	PATCH  /api/v1/namespaces/{ns}/configmaps/{name} patch (patch.go)
-//	DELETE /api/v1/namespaces/{ns}/configmaps/{name} delete
-//	GET    /api, /apis, /api/v1                      discovery (discovery.go)
+//	GET    ROOT/R                        list or watch, every namespace
+//	GET    ROOT/namespaces/{ns}/R        list or watch (?watch=true)
+//	POST   ROOT/namespaces/{ns}/R        create
+//	GET    ROOT/namespaces/{ns}/R/{name} get
+//	PUT    ROOT/namespaces/{ns}/R/{name} update
+//	PATCH  ROOT/namespaces/{ns}/R/{name} patch (patch.go)
+//	DELETE ROOT/namespaces/{ns}/R/{name} delete
+//	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
 //	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
 //
-// Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
-// served by the watch cache; other lists read etcd.
+// Writes go to etcd (the resource's Storage); watches and LIST at
+// resourceVersion=0 are served by the resource's watch cache; other lists
+// read etcd. Every handler takes the Resource its route was made for.
 //
 // upstream: k8s.io/apiserver/pkg/endpoints/handlers/get.go (ListResource),
 // create.go (createHandler), update.go (UpdateResource), delete.go
 // (DeleteResource).
 type Server struct {
+	// Storage and Cache are the first resource's (the one NewServer is
+	// given, ConfigMaps in the tests); every other resource's are made from
+	// them on first use (storageFor, cacheFor).
 	Storage *Storage
 	Cache   *Cache
 	// MinRequestTimeout picks a watch's timeout when the client gives none
 	// (kube-apiserver: --min-request-timeout, 1800s).
 	MinRequestTimeout time.Duration
 	mux               *http.ServeMux
+
+	mu sync.Mutex
+	// caches are the other resources' watch caches, each started by the
+	// first request that needs it, and run until Close.
+	caches  map[*Resource]*Cache
+	ctx     context.Context
+	cancel  context.CancelFunc
+	running sync.WaitGroup
 }
 
-// NewServer wires storage and cache into a handler.
+// NewServer wires storage and cache into a handler, with the routes of
+// every served resource.
 func NewServer(storage *Storage, cache *Cache) *Server {
-	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux()}
-	s.mux.HandleFunc("GET /api/v1/configmaps", s.listOrWatch)
-	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps", s.listOrWatch)
-	s.mux.HandleFunc("POST /api/v1/namespaces/{ns}/configmaps", s.create)
-	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps/{name}", s.get)
-	s.mux.HandleFunc("PUT /api/v1/namespaces/{ns}/configmaps/{name}", s.update)
-	s.mux.HandleFunc("PATCH /api/v1/namespaces/{ns}/configmaps/{name}", s.patch)
-	s.mux.HandleFunc("DELETE /api/v1/namespaces/{ns}/configmaps/{name}", s.delete)
+	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux(),
+		caches: map[*Resource]*Cache{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	for _, res := range served {
+		all, ns, one := res.path(false), res.path(true), res.path(true)+"/{name}"
+		s.route("GET "+all, res, s.listOrWatch)
+		s.route("GET "+ns, res, s.listOrWatch)
+		s.route("POST "+ns, res, s.create)
+		s.route("GET "+one, res, s.get)
+		s.route("PUT "+one, res, s.update)
+		s.route("PATCH "+one, res, s.patch)
+		s.route("DELETE "+one, res, s.delete)
+	}
 	s.discovery()
 	s.openAPI()
 	return s
 }
 
+// route serves pattern with h for res.
+func (s *Server) route(pattern string, res *Resource, h func(http.ResponseWriter, *http.Request, *Resource)) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { h(w, r, res) })
+}
+
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Close stops the watch caches the server started itself and waits for
+// them; Storage and Cache, which it was given, are the caller's.
+func (s *Server) Close() {
+	s.cancel()
+	s.running.Wait()
+}
+
+// storageFor is res's Storage: the server's own for its first resource,
+// else one on the same etcd.
+func (s *Server) storageFor(res *Resource) *Storage {
+	if res == s.Storage.res {
+		return s.Storage
+	}
+	return s.Storage.For(res)
+}
+
+// cacheFor is res's watch cache, one per resource. The first resource's
+// is the server's Cache; any other is made and started by the first
+// request that needs it, which waits (at most the cache's FreshnessWait)
+// for its first list, as kube-apiserver's requests wait for a cacher that
+// is not ready yet. kube-apiserver starts every resource's cache when it
+// starts; ours only those a client asks for.
+//
+// upstream: k8s.io/apiserver/pkg/registry/generic/registry/storage_factory.go
+// (StorageWithCacher), one cacher per resource's store.
+func (s *Server) cacheFor(ctx context.Context, res *Resource) *Cache {
+	if res == s.Cache.res {
+		return s.Cache
+	}
+	s.mu.Lock()
+	c, ok := s.caches[res]
+	if !ok {
+		c = NewCache(s.storageFor(res), s.Cache.opts)
+		s.caches[res] = c
+		s.running.Add(1)
+		go func() {
+			defer s.running.Done()
+			c.Run(s.ctx)
+		}()
+	}
+	s.mu.Unlock()
+	c.awaitReady(ctx)
+	return c
+}
 
 // wantsProtobuf reads the Accept header: protobuf if asked for, JSON for
 // JSON, */* or nothing; ok is false for anything else (406).
@@ -120,63 +192,62 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	// exercise:end 1
 }
 
-// readConfigMap decodes a request body (JSON or protobuf).
-func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
+// readObject decodes a request body (JSON or protobuf) as an object of res.
+func readObject(r *http.Request, res *Resource) (runtime.Object, error) {
 	// exercise:begin 1
 	body, err := io.ReadAll(io.LimitReader(r.Body, 3<<20))
 	if err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
-	obj, _, err := decoder.Decode(body, nil, &corev1.ConfigMap{})
+	obj, gvk, err := decoder.Decode(body, nil, res.NewObject())
 	if err != nil {
 		return nil, apierrors.NewBadRequest(err.Error())
 	}
-	cm, ok := obj.(*corev1.ConfigMap)
-	if !ok {
-		return nil, apierrors.NewBadRequest("the body is not a ConfigMap")
+	if gvk.Kind != res.Kind || gvk.Group != res.Group {
+		return nil, apierrors.NewBadRequest("the body is not a " + res.Kind)
 	}
-	return cm, nil
+	return obj, nil
 	// exercise:end 1
 }
 
 // create writes a new object into the URL's namespace. A body that names
 // another namespace is a 400; a name that is not a DNS subdomain (or no
 // name) is a 422, as ObjectMeta's validation in kube-apiserver says.
-func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+func (s *Server) create(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 1
-	cm, err := readConfigMap(r)
+	obj, err := readObject(r, res)
 	if err == nil {
-		ns := r.PathValue("ns")
-		if cm.Namespace != "" && cm.Namespace != ns {
+		ns, m := r.PathValue("ns"), accessor(obj)
+		if m.GetNamespace() != "" && m.GetNamespace() != ns {
 			err = apierrors.NewBadRequest("the namespace of the provided object does not match the namespace sent on the request")
 		} else {
-			cm.Namespace = ns
-			err = validateObject(cm)
+			m.SetNamespace(ns)
+			err = validateObject(res, obj)
 		}
 	}
 	if err == nil {
-		cm, err = s.Storage.Create(r.Context(), cm)
+		obj, err = s.storageFor(res).Create(r.Context(), obj)
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeObject(w, r, http.StatusCreated, cm)
+	writeObject(w, r, http.StatusCreated, obj)
 	// exercise:end 1
 }
 
-func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+func (s *Server) get(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 1
-	cm, err := s.Storage.Get(r.Context(), r.PathValue("ns"), r.PathValue("name"))
+	obj, err := s.storageFor(res).Get(r.Context(), r.PathValue("ns"), r.PathValue("name"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeObject(w, r, http.StatusOK, cm)
+	writeObject(w, r, http.StatusOK, obj)
 	// exercise:end 1
 }
 
-func (s *Server) update(w http.ResponseWriter, r *http.Request) {
+func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 2 Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass
 	// exercise:hint Storage.update is the one read-modify-write (Update and PATCH call it): read
 	//   the object, call tryUpdate, refuse a result whose resourceVersion is set and is not the one
@@ -203,8 +274,12 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	//   tooLargeResourceVersion(rv, have): apierrors.NewTimeoutError(fmt.Sprintf("Too large
 	//   resource version: %d, current: %d", requested, current), 1) with one cause,
 	//   metav1.CauseTypeResourceVersionTooLarge, message "Too large resource version".
-	// exercise:deeper The 409 is apierrors.NewConflict(configMaps, name, errors.New("the object
-	//   has been modified; please apply your changes to the latest version and try again")). Update
+	// exercise:deeper The 409 is apierrors.NewConflict(s.res.GroupResource(), name,
+	//   errors.New("the object has been modified; please apply your changes to the latest version
+	//   and try again")). No resourceVersion where !s.res.UnconditionalUpdate (a Lease) is a 422:
+	//   apierrors.NewInvalid(schema.GroupKind{Group: s.res.Group, Kind: s.res.Name}, name,
+	//   field.ErrorList{field.Invalid(metadata.resourceVersion, want, "must be specified for an
+	//   update")}). Update
 	//   keeps uid and creationTimestamp from the stored object; update skips the write (same
 	//   resourceVersion, no watch event) when the bytes would not change. A body naming another
 	//   object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the
@@ -213,61 +288,63 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request) {
 	//   List (the list's version is the header revision), and the update/delete/list handlers with
 	//   validate, checkName, isWatch and selectedNamespace (fieldSelector=metadata.namespace=B on
 	//   every namespace reads B only, when B is a DNS label).
-	cm, err := readConfigMap(r)
+	obj, err := readObject(r, res)
 	if err == nil {
-		err = checkName(cm, r.PathValue("ns"), r.PathValue("name"))
+		err = checkName(accessor(obj), r.PathValue("ns"), r.PathValue("name"))
 	}
 	if err == nil {
-		cm.Namespace = r.PathValue("ns")
-		cm, err = s.Storage.Update(r.Context(), cm)
+		accessor(obj).SetNamespace(r.PathValue("ns"))
+		obj, err = s.storageFor(res).Update(r.Context(), obj)
 	}
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
-	writeObject(w, r, http.StatusOK, cm)
+	writeObject(w, r, http.StatusOK, obj)
 	// exercise:end 2
 }
 
 // checkName refuses (400) a body that names another object than the URL,
 // or another namespace: an update never renames or moves an object.
-func checkName(cm *corev1.ConfigMap, ns, name string) error {
+func checkName(m metav1.Object, ns, name string) error {
 	// exercise:begin 2
-	if cm.Name != name {
-		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", cm.Name, name))
+	if m.GetName() != name {
+		return apierrors.NewBadRequest(fmt.Sprintf("the name of the object (%s) does not match the name on the URL (%s)", m.GetName(), name))
 	}
-	if cm.Namespace != "" && cm.Namespace != ns {
-		return apierrors.NewBadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the request (%s)", cm.Namespace, ns))
+	if m.GetNamespace() != "" && m.GetNamespace() != ns {
+		return apierrors.NewBadRequest(fmt.Sprintf("the namespace of the object (%s) does not match the namespace on the request (%s)", m.GetNamespace(), ns))
 	}
 	return nil
 	// exercise:end 2
 }
 
 // validateObject checks a new object's metadata as kube-apiserver does for
-// a ConfigMap: a name that is a DNS subdomain, valid labels and
-// annotations. Any fault is a 422 naming the object.
-func validateObject(cm *corev1.ConfigMap) error {
+// a ConfigMap or a Lease: a name that is a DNS subdomain, valid labels and
+// annotations. Any fault is a 422 naming the object and its group and kind.
+func validateObject(res *Resource, obj runtime.Object) error {
 	// exercise:begin 1
-	errs := apivalidation.ValidateObjectMeta(&cm.ObjectMeta, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
+	m := accessor(obj)
+	errs := apivalidation.ValidateObjectMetaAccessor(m, true, apivalidation.NameIsDNSSubdomain, field.NewPath("metadata"))
 	if len(errs) == 0 {
 		return nil
 	}
-	return apierrors.NewInvalid(schema.GroupKind{Kind: "ConfigMap"}, cm.Name, errs)
+	return apierrors.NewInvalid(schema.GroupKind{Group: res.Group, Kind: res.Kind}, m.GetName(), errs)
 	// exercise:end 1
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
 // deletion: a Success Status naming what was deleted.
-func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+func (s *Server) delete(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 2
-	cm, err := s.Storage.Delete(r.Context(), r.PathValue("ns"), r.PathValue("name"))
+	obj, err := s.storageFor(res).Delete(r.Context(), r.PathValue("ns"), r.PathValue("name"))
 	if err != nil {
 		writeError(w, r, err)
 		return
 	}
+	m := accessor(obj)
 	writeObject(w, r, http.StatusOK, &metav1.Status{
 		Status:  metav1.StatusSuccess,
-		Details: &metav1.StatusDetails{Name: cm.Name, Kind: "configmaps", UID: cm.UID},
+		Details: &metav1.StatusDetails{Name: m.GetName(), Group: res.Group, Kind: res.Name, UID: m.GetUID()},
 	})
 	// exercise:end 2
 }
@@ -340,7 +417,7 @@ func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error 
 	// exercise:end 2
 }
 
-func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 2
 	q := r.URL.Query()
 	ns := r.PathValue("ns")
@@ -371,10 +448,10 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
 				return
 			}
 		}
-		s.list(w, r, ns, rv, rvMatch, page)
+		s.list(w, r, res, ns, rv, rvMatch, page)
 		return
 	}
-	s.serveWatch(w, r, ns, rv, sendInitial, sel)
+	s.serveWatch(w, r, res, ns, rv, sendInitial, sel)
 	// exercise:end 2
 }
 
@@ -398,7 +475,7 @@ func selectedNamespace(s Selector) string {
 
 // serveWatch opens a watch on the cache and streams it: media type, timeout,
 // the cache's watcher, then the WatchServer.
-func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool, sel Selector) {
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, res *Resource, ns, rv string, sendInitial *bool, sel Selector) {
 	// exercise:begin 10 Stream frames: headers first, flush when no event waits, end cleanly
 	// exercise:hint Check the writer is an http.Flusher (else 500). Set Content-Type and
 	//   Transfer-Encoding: chunked, write 200 and flush. Then loop: select on the request's
@@ -426,7 +503,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	// The watch's start (a wait for freshness included) runs on the
 	// client's context: the timeout counts the stream only, so a start that
 	// fails after it still reaches the client as its ERROR event.
-	watcher, err := s.Cache.Watch(r.Context(), WatchOptions{
+	watcher, err := s.cacheFor(r.Context(), res).Watch(r.Context(), WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
 		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
 		Deadline: time.Now().Add(timeout),
@@ -454,10 +531,10 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 // resourceVersion that is not a number is a 400. An Exact read, or a
 // paged one at a past version with no match (the legacy rule), reads etcd
 // at that revision.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch string, page PageOptions) {
+func (s *Server) list(w http.ResponseWriter, r *http.Request, res *Resource, ns, rv, rvMatch string, page PageOptions) {
 	// exercise:begin 2
 	if page.Continue != "" {
-		if _, _, err := decodeContinue(page.Continue, keyPrefix(ns)); err != nil {
+		if _, _, err := decodeContinue(page.Continue, res.keyPrefix(ns)); err != nil {
 			writeError(w, r, err)
 			return
 		}
@@ -472,7 +549,7 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 			return
 		}
 		if n > 0 {
-			if err := s.awaitRevision(r.Context(), int64(n)); err != nil {
+			if err := s.awaitRevision(r.Context(), res, int64(n)); err != nil {
 				writeError(w, r, err)
 				return
 			}
@@ -481,15 +558,15 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 			}
 		}
 	}
-	var list *corev1.ConfigMapList
+	var list runtime.Object
 	var err error
 	if rv == "0" && page.Continue == "" {
-		list, err = s.Cache.List(ns)
+		list, err = s.cacheFor(r.Context(), res).List(ns)
 		if err == nil {
-			list.Items = slices.DeleteFunc(list.Items, func(cm corev1.ConfigMap) bool { return !page.Selector.Matches(&cm) })
+			err = keepSelected(list, page.Selector)
 		}
 	} else {
-		list, err = s.Storage.List(r.Context(), ns, page)
+		list, err = s.storageFor(res).List(r.Context(), ns, page)
 	}
 	if err != nil {
 		writeError(w, r, err)
@@ -505,11 +582,11 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 // revision it had. kube-apiserver waits for its watch cache; here etcd
 // answers, so a LIST needs no running cache (the cache trails etcd by
 // moments, and a version a client has seen is one etcd has).
-func (s *Server) awaitRevision(ctx context.Context, rv int64) error {
+func (s *Server) awaitRevision(ctx context.Context, res *Resource, rv int64) error {
 	// exercise:begin 2
 	deadline := time.Now().Add(s.Cache.opts.FreshnessWait)
 	for {
-		have, err := s.Storage.CurrentRevision(ctx)
+		have, err := s.storageFor(res).CurrentRevision(ctx)
 		if err != nil || have >= rv {
 			return err
 		}
@@ -523,4 +600,17 @@ func (s *Server) awaitRevision(ctx context.Context, rv int64) error {
 		}
 	}
 	// exercise:end 2
+}
+
+// keepSelected drops from list the items sel does not select.
+func keepSelected(list runtime.Object, sel Selector) error {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	items = slices.DeleteFunc(items, func(obj runtime.Object) bool { return !sel.Matches(obj) })
+	if err := meta.SetList(list, items); err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	return nil
 }

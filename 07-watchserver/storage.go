@@ -6,26 +6,20 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 )
 
-// configMaps is the resource every error message names.
-var configMaps = schema.GroupResource{Resource: "configmaps"}
-
-// Prefix is where ConfigMaps live in etcd, as in kube-apiserver:
-// /registry/configmaps/<namespace>/<name>.
-const Prefix = "/registry/configmaps/"
-
-// Storage keeps ConfigMaps in etcd. Every write is one etcd transaction
+// Storage keeps one resource's objects in etcd, under its Prefix. Every write is one etcd transaction
 // whose condition is the key's ModRevision, so two writers can never both
 // win: the ModRevision is the object's resourceVersion, and a client that
 // sends a stale one gets 409 Conflict.
@@ -35,42 +29,41 @@ const Prefix = "/registry/configmaps/"
 // k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Update).
 type Storage struct {
 	client *clientv3.Client
+	// res is the resource stored: its keys, its objects, its name in errors.
+	res *Resource
 	// now stamps creationTimestamp; tests may fix it.
 	now func() time.Time
 }
 
-// NewStorage returns a Storage over an etcd client.
+// NewStorage returns the ConfigMaps' Storage over an etcd client; For
+// gives another resource's.
 func NewStorage(client *clientv3.Client) *Storage {
-	return &Storage{client: client, now: time.Now}
+	return &Storage{client: client, res: ConfigMaps, now: time.Now}
 }
 
-// Key is the etcd key of one ConfigMap.
-func Key(namespace, name string) string { return Prefix + namespace + "/" + name }
-
-// keyPrefix is the range of keys a list or watch of namespace reads. The
-// trailing "/" keeps namespace "a" from matching namespace "ab"; an empty
-// namespace means every namespace.
-func keyPrefix(namespace string) string {
-	if namespace == "" {
-		return Prefix
-	}
-	return Prefix + namespace + "/"
+// For is the Storage of res on the same etcd, with the same clock.
+func (s *Storage) For(res *Resource) *Storage {
+	return &Storage{client: s.client, res: res, now: s.now}
 }
 
-// Create writes cm if its key is absent (ModRevision 0 means "no such key").
-func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+// Resource is the resource s stores.
+func (s *Storage) Resource() *Resource { return s.res }
+
+// Create writes obj if its key is absent (ModRevision 0 means "no such key").
+func (s *Storage) Create(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
 	// exercise:begin 1
-	if cm.ResourceVersion != "" {
+	if accessor(obj).GetResourceVersion() != "" {
 		return nil, errors.New("resourceVersion should not be set on objects to be created")
 	}
-	c := cm.DeepCopy()
-	c.UID = types.UID(uuid.NewString())
-	c.CreationTimestamp = metav1.NewTime(s.now().Truncate(time.Second))
+	c := obj.DeepCopyObject()
+	m := accessor(c)
+	m.SetUID(types.UID(uuid.NewString()))
+	m.SetCreationTimestamp(metav1.NewTime(s.now().Truncate(time.Second)))
 	value, err := encodeStored(c)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	key := Key(c.Namespace, c.Name)
+	key := s.res.Key(m.GetNamespace(), m.GetName())
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
 		Then(clientv3.OpPut(key, string(value))).
@@ -79,42 +72,45 @@ func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.Con
 		return nil, apierrors.NewInternalError(err)
 	}
 	if !resp.Succeeded {
-		return nil, apierrors.NewAlreadyExists(configMaps, c.Name)
+		return nil, apierrors.NewAlreadyExists(s.res.GroupResource(), m.GetName())
 	}
-	c.ResourceVersion = strconv.FormatInt(resp.Header.Revision, 10)
+	m.SetResourceVersion(strconv.FormatInt(resp.Header.Revision, 10))
 	return c, nil
 	// exercise:end 1
 }
 
-// Get reads one ConfigMap.
-func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+// Get reads one object.
+func (s *Storage) Get(ctx context.Context, namespace, name string) (runtime.Object, error) {
 	// exercise:begin 1
-	resp, err := s.client.Get(ctx, Key(namespace, name))
+	resp, err := s.client.Get(ctx, s.res.Key(namespace, name))
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
 	if len(resp.Kvs) == 0 {
-		return nil, apierrors.NewNotFound(configMaps, name)
+		return nil, apierrors.NewNotFound(s.res.GroupResource(), name)
 	}
 	kv := resp.Kvs[0]
-	cm, err := decodeStored(kv.Value, kv.ModRevision)
+	obj, err := decodeStored(s.res, kv.Value, kv.ModRevision)
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	return cm, nil
+	return obj, nil
 	// exercise:end 1
 }
 
-// Update replaces a ConfigMap with cm. A client that sends a
+// Update replaces an object with obj. A client that sends a
 // resourceVersion asks for optimistic concurrency: if the stored object
 // moved on, 409. A client that sends none overwrites whatever is there.
 // The uid and creationTimestamp are always the stored ones. The read,
 // the checks and the write are Storage.update's, which a PATCH calls too.
-func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
+func (s *Storage) Update(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
 	// exercise:begin 2
-	return s.update(ctx, cm.Namespace, cm.Name, func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-		next := cm.DeepCopy()
-		next.UID, next.CreationTimestamp = cur.UID, cur.CreationTimestamp
+	m := accessor(obj)
+	return s.update(ctx, m.GetNamespace(), m.GetName(), func(cur runtime.Object) (runtime.Object, error) {
+		next := obj.DeepCopyObject()
+		n, c := accessor(next), accessor(cur)
+		n.SetUID(c.GetUID())
+		n.SetCreationTimestamp(c.GetCreationTimestamp())
 		return next, nil
 	})
 	// exercise:end 2
@@ -141,9 +137,9 @@ func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.Con
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GuaranteedUpdate),
 // which may start from the watch cache's copy and re-reads only when the
 // swap fails; ours reads etcd on every attempt.
-func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error)) (*corev1.ConfigMap, error) {
+func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur runtime.Object) (runtime.Object, error)) (runtime.Object, error) {
 	// exercise:begin 2
-	key := Key(namespace, name)
+	key := s.res.Key(namespace, name)
 	for {
 		cur, err := s.Get(ctx, namespace, name)
 		if err != nil {
@@ -156,13 +152,19 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 		// The client's version, 0 when it gives none: "0" sets no
 		// precondition either, as kube-apiserver's registry reads it.
 		var want uint64
-		if next.ResourceVersion != "" {
-			if want, err = strconv.ParseUint(next.ResourceVersion, 10, 64); err != nil {
+		curRV := accessor(cur).GetResourceVersion()
+		if v := accessor(next).GetResourceVersion(); v != "" {
+			if want, err = strconv.ParseUint(v, 10, 64); err != nil {
 				return nil, err
 			}
 		}
-		if want != 0 && strconv.FormatUint(want, 10) != cur.ResourceVersion {
-			return nil, apierrors.NewConflict(configMaps, name, errors.New(conflictMessage))
+		if want == 0 && !s.res.UnconditionalUpdate {
+			// kube-apiserver names the resource where the kind goes.
+			return nil, apierrors.NewInvalid(schema.GroupKind{Group: s.res.Group, Kind: s.res.Name}, name,
+				field.ErrorList{field.Invalid(field.NewPath("metadata", "resourceVersion"), want, "must be specified for an update")})
+		}
+		if want != 0 && strconv.FormatUint(want, 10) != curRV {
+			return nil, apierrors.NewConflict(s.res.GroupResource(), name, errors.New(conflictMessage))
 		}
 		value, err := encodeStored(next)
 		if err != nil {
@@ -172,7 +174,7 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 		if bytes.Equal(old, value) {
 			return cur, nil
 		}
-		rev, _ := strconv.ParseInt(cur.ResourceVersion, 10, 64)
+		rev, _ := strconv.ParseInt(curRV, 10, 64)
 		resp, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
 			Then(clientv3.OpPut(key, string(value))).
@@ -181,7 +183,7 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 			return nil, apierrors.NewInternalError(err)
 		}
 		if resp.Succeeded {
-			next.ResourceVersion = strconv.FormatInt(resp.Header.Revision, 10)
+			accessor(next).SetResourceVersion(strconv.FormatInt(resp.Header.Revision, 10))
 			return next, nil
 		}
 	}
@@ -191,17 +193,18 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 // conflictMessage is the second half of kube-apiserver's 409 text.
 const conflictMessage = "the object has been modified; please apply your changes to the latest version and try again"
 
-// Delete removes a ConfigMap and returns the last stored state, whose
+// Delete removes an object and returns the last stored state, whose
 // resourceVersion is the revision of the delete itself.
-func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
+func (s *Storage) Delete(ctx context.Context, namespace, name string) (runtime.Object, error) {
 	// exercise:begin 2
-	key := Key(namespace, name)
+	key := s.res.Key(namespace, name)
 	for {
 		cur, err := s.Get(ctx, namespace, name)
 		if err != nil {
 			return nil, err
 		}
-		rev, _ := strconv.ParseInt(cur.ResourceVersion, 10, 64)
+		m := accessor(cur)
+		rev, _ := strconv.ParseInt(m.GetResourceVersion(), 10, 64)
 		resp, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
 			Then(clientv3.OpDelete(key)).
@@ -210,7 +213,7 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 			return nil, apierrors.NewInternalError(err)
 		}
 		if resp.Succeeded {
-			cur.ResourceVersion = strconv.FormatInt(resp.Header.Revision, 10)
+			m.SetResourceVersion(strconv.FormatInt(resp.Header.Revision, 10))
 			return cur, nil
 		}
 	}
@@ -224,26 +227,30 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 // must not miss a write to some other key that landed in between.
 //
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
-func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+//
+// The list is the resource's list type (NewList); ListMeta reads its
+// version, continue token and count, and its Items are set with
+// meta.SetList.
+func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (runtime.Object, error) {
 	if opts.Limit > 0 || opts.Continue != "" || opts.Revision > 0 {
 		return s.listPage(ctx, namespace, opts)
 	}
 	// exercise:begin 2
-	resp, err := s.client.Get(ctx, keyPrefix(namespace), clientv3.WithPrefix())
+	resp, err := s.client.Get(ctx, s.res.keyPrefix(namespace), clientv3.WithPrefix())
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
 	}
-	list := &corev1.ConfigMapList{ListMeta: metav1.ListMeta{ResourceVersion: strconv.FormatInt(resp.Header.Revision, 10)}}
+	var items []runtime.Object
 	for _, kv := range resp.Kvs {
-		cm, err := decodeStored(kv.Value, kv.ModRevision)
+		obj, err := decodeStored(s.res, kv.Value, kv.ModRevision)
 		if err != nil {
 			return nil, apierrors.NewInternalError(fmt.Errorf("key %s: %w", kv.Key, err))
 		}
-		if opts.Selector.Matches(cm) {
-			list.Items = append(list.Items, *cm)
+		if opts.Selector.Matches(obj) {
+			items = append(items, obj)
 		}
 	}
-	return list, nil
+	return newList(s.res, items, metav1.ListMeta{ResourceVersion: strconv.FormatInt(resp.Header.Revision, 10)})
 	// exercise:end 2
 }
 
@@ -263,23 +270,31 @@ func (s *Storage) Compact(ctx context.Context) (int64, error) {
 	// exercise:end 3
 }
 
-// splitKey is the inverse of Key.
-func splitKey(key string) (namespace, name string, ok bool) {
-	rest, found := strings.CutPrefix(key, Prefix)
-	if !found {
-		return "", "", false
-	}
-	namespace, name, ok = strings.Cut(rest, "/")
-	return namespace, name, ok
-}
-
 // CurrentRevision is etcd's revision now: what a consistent read must see.
 func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
 	// exercise:begin 2
-	resp, err := s.client.Get(ctx, Prefix, clientv3.WithPrefix(), clientv3.WithCountOnly())
+	resp, err := s.client.Get(ctx, s.res.Prefix(), clientv3.WithPrefix(), clientv3.WithCountOnly())
 	if err != nil {
 		return 0, apierrors.NewInternalError(err)
 	}
 	return resp.Header.Revision, nil
 	// exercise:end 2
+}
+
+// newList is res's list of items with meta: ListMeta's fields (version,
+// continue token, count of what is left) and the items, through meta's
+// accessors, whatever the list's type.
+func newList(res *Resource, items []runtime.Object, lm metav1.ListMeta) (runtime.Object, error) {
+	list := res.NewList()
+	if err := meta.SetList(list, items); err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	la, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	la.SetResourceVersion(lm.ResourceVersion)
+	la.SetContinue(lm.Continue)
+	la.SetRemainingItemCount(lm.RemainingItemCount)
+	return list, nil
 }

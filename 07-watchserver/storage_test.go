@@ -25,7 +25,7 @@ func TestStorageCreateUpdateDeleteList(t *testing.T) {
 	st := ws.NewStorage(e.Client)
 	ctx := context.Background()
 
-	a, err := st.Create(ctx, cm("ns", "a", "1"))
+	a, err := cmOf(st.Create(ctx, cm("ns", "a", "1")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -33,7 +33,7 @@ func TestStorageCreateUpdateDeleteList(t *testing.T) {
 		t.Fatalf("second create: want AlreadyExists, got %v", err)
 	}
 	// The value etcd holds is kube-apiserver's protobuf envelope.
-	raw, err := e.Client.Get(ctx, ws.Key("ns", "a"))
+	raw, err := e.Client.Get(ctx, ws.ConfigMaps.Key("ns", "a"))
 	if err != nil || len(raw.Kvs) != 1 || !strings.HasPrefix(string(raw.Kvs[0].Value), "k8s\x00") {
 		t.Fatalf("stored value: want the k8s\\x00 envelope, got %v %q", err, raw.Kvs)
 	}
@@ -42,28 +42,28 @@ func TestStorageCreateUpdateDeleteList(t *testing.T) {
 	}
 	b := a.DeepCopy()
 	b.Data["v"] = "2"
-	b, err = st.Update(ctx, b)
+	b, err = cmOf(st.Update(ctx, b))
 	if err != nil {
 		t.Fatal(err)
 	}
 	stale := a.DeepCopy()
 	stale.Data["v"] = "3"
-	_, err = st.Update(ctx, stale)
+	_, err = cmOf(st.Update(ctx, stale))
 	if !apierrors.IsConflict(err) || !strings.Contains(err.Error(), `configmaps "a": the object has been modified`) {
 		t.Fatalf("stale update: want 409 Conflict, got %v", err)
 	}
-	same, err := st.Update(ctx, b)
+	same, err := cmOf(st.Update(ctx, b))
 	if err != nil || same.ResourceVersion != b.ResourceVersion {
 		t.Fatalf("no-op update: want rv %s unchanged, got %v %v", b.ResourceVersion, same, err)
 	}
 	if _, err := st.Create(ctx, cm("other", "x", "1")); err != nil {
 		t.Fatal(err)
 	}
-	list, err := st.List(ctx, "ns", ws.PageOptions{})
+	list, err := cmListOf(st.List(ctx, "ns", ws.PageOptions{}))
 	if err != nil || len(list.Items) != 1 || list.ResourceVersion != "4" {
 		t.Fatalf("list ns: want one item at rv 4, got %+v %v", list, err)
 	}
-	del, err := st.Delete(ctx, "ns", "a")
+	del, err := cmOf(st.Delete(ctx, "ns", "a"))
 	if err != nil || del.ResourceVersion != "5" || del.Data["v"] != "2" {
 		t.Fatalf("delete: want the last state at rv 5, got %+v %v", del, err)
 	}
@@ -78,16 +78,16 @@ func TestEtcdWatchFromRevisionAndCompaction(t *testing.T) {
 	st := ws.NewStorage(e.Client)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
-	a, _ := st.Create(ctx, cm("ns", "a", "1"))
+	a, _ := cmOf(st.Create(ctx, cm("ns", "a", "1")))
 	a.Data["v"] = "2"
 	_, _ = st.Update(ctx, a)
 	_, _ = st.Delete(ctx, "ns", "a")
 
 	var got []string
-	ch := ws.WatchEtcd(ctx, e.Client, 2) // from after the create
+	ch := ws.WatchEtcd(ctx, e.Client, ws.ConfigMaps, 2) // from after the create
 	for range 2 {
 		ev := <-ch
-		got = append(got, string(ev.Type)+" "+ev.Object.Data["v"]+" "+ev.Object.ResourceVersion)
+		got = append(got, string(ev.Type)+" "+asCM(ev.Object).Data["v"]+" "+asCM(ev.Object).ResourceVersion)
 	}
 	if want := "MODIFIED 2 3,DELETED 2 4"; strings.Join(got, ",") != want {
 		t.Fatalf("events: got %v, want %s", got, want)
@@ -95,7 +95,7 @@ func TestEtcdWatchFromRevisionAndCompaction(t *testing.T) {
 	if _, err := st.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	ev := <-ws.WatchEtcd(ctx, e.Client, 1)
+	ev := <-ws.WatchEtcd(ctx, e.Client, ws.ConfigMaps, 1)
 	if ev.Type != watch.Error || ev.Status.Code != 410 || ev.Status.Reason != metav1.StatusReasonExpired ||
 		ev.Status.Message != "The resourceVersion for the provided watch is too old." {
 		t.Fatalf("watch below the compaction: want 410 Expired, got %+v", ev)
@@ -122,7 +122,7 @@ func TestPageAfterCompaction(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	first, err := st.List(ctx, "ns", ws.PageOptions{Limit: 1})
+	first, err := cmListOf(st.List(ctx, "ns", ws.PageOptions{Limit: 1}))
 	if err != nil || len(first.Items) != 1 || first.Continue == "" || *first.RemainingItemCount != 2 {
 		t.Fatalf("first page: want a, a token and 2 left, got %+v %v", first, err)
 	}
@@ -132,12 +132,12 @@ func TestPageAfterCompaction(t *testing.T) {
 	if _, err := st.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.List(ctx, "ns", ws.PageOptions{Limit: 1, Continue: first.Continue})
+	_, err = cmListOf(st.List(ctx, "ns", ws.PageOptions{Limit: 1, Continue: first.Continue}))
 	var status apierrors.APIStatus
 	if !apierrors.IsResourceExpired(err) || !errors.As(err, &status) || status.Status().Continue == "" {
 		t.Fatalf("next page after compaction: want 410 Expired with a token at once (kube-apiserver serves the page from a cache snapshot for up to ~15 s more; ours keeps none), got %v", err)
 	}
-	rest, err := st.List(ctx, "ns", ws.PageOptions{Continue: status.Status().Continue})
+	rest, err := cmListOf(st.List(ctx, "ns", ws.PageOptions{Continue: status.Status().Continue}))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -160,7 +160,7 @@ func TestExactListAfterCompaction(t *testing.T) {
 	e := startEtcd(t)
 	st := ws.NewStorage(e.Client)
 	ctx := context.Background()
-	a, err := st.Create(ctx, cm("ns", "a", "1"))
+	a, err := cmOf(st.Create(ctx, cm("ns", "a", "1")))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -168,14 +168,14 @@ func TestExactListAfterCompaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	rev, _ := strconv.ParseInt(a.ResourceVersion, 10, 64)
-	then, err := st.List(ctx, "ns", ws.PageOptions{Limit: 5, Revision: rev})
+	then, err := cmListOf(st.List(ctx, "ns", ws.PageOptions{Limit: 5, Revision: rev}))
 	if err != nil || len(then.Items) != 1 || then.ResourceVersion != a.ResourceVersion {
 		t.Fatalf("list at a's version: want a alone at %s, got %+v %v", a.ResourceVersion, then, err)
 	}
 	if _, err := st.Compact(ctx); err != nil {
 		t.Fatal(err)
 	}
-	_, err = st.List(ctx, "ns", ws.PageOptions{Revision: rev})
+	_, err = cmListOf(st.List(ctx, "ns", ws.PageOptions{Revision: rev}))
 	if !apierrors.IsResourceExpired(err) || !strings.Contains(err.Error(), "The resourceVersion for the provided list is too old.") {
 		t.Fatalf("exact list after compaction: want 410 %q, got %v", "The resourceVersion for the provided list is too old.", err)
 	}

@@ -337,7 +337,7 @@ func watchFromNowKeepsWhatCameMeanwhile(t *testing.T) {
 			if !ok || ev.Type == watch.Error {
 				t.Fatalf("the watch ended after %v: %v", seen, ev.Object)
 			}
-			seen = append(seen, fmt.Sprintf("%s %s %d", ev.Type, ev.Object.Name, ev.RV))
+			seen = append(seen, fmt.Sprintf("%s %s %d", ev.Type, asCM(ev.Object).Name, ev.RV))
 		case <-time.After(time.Minute):
 			t.Fatalf("the watch from revision 2 saw %v, then nothing for a minute; want [ADDED meanwhile 3 ADDED after 4]: "+
 				"the event the cache applied between reading etcd's revision and registering the watcher was lost", seen)
@@ -412,8 +412,8 @@ func startHoldsTheLock(t *testing.T, initialEvents bool) {
 				t.Fatalf("the watch ended after %v: %v", order, ev.Object)
 			}
 			if ev.Type != watch.Bookmark {
-				seen[ev.Object.Name] = true
-				order = append(order, fmt.Sprintf("%s %s %d", ev.Type, ev.Object.Name, ev.RV))
+				seen[asCM(ev.Object).Name] = true
+				order = append(order, fmt.Sprintf("%s %s %d", ev.Type, asCM(ev.Object).Name, ev.RV))
 			}
 		case <-time.After(time.Minute):
 			t.Fatalf("the watch saw %v, then nothing for a minute", order)

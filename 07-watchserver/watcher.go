@@ -7,9 +7,9 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 )
 
@@ -80,7 +80,8 @@ func (w *cacheWatcher) Stop() {
 	//   Close result when you return.
 	// exercise:deeper A BOOKMARK is forwarded only when its RV is greater than startRV (a bookmark
 	//   at the start version tells the client nothing), and only to a watcher that allowed
-	//   bookmarks; it carries an empty ConfigMap with just the resourceVersion. It also covers Stop
+	//   bookmarks; it carries an empty object of the cache's resource (res.NewObject()) with just
+	//   the resourceVersion. It also covers Stop
 	//   (unregister, close done, once) and bookmarkObject.
 	// exercise:track deep
 	w.stopOnce.Do(func() {
@@ -142,7 +143,7 @@ func (w *cacheWatcher) process() {
 				if !w.allowBookmarks {
 					continue
 				}
-				ev.Object = bookmarkObject(ev.RV, false)
+				ev.Object = bookmarkObject(w.cache.res, ev.RV, false)
 			} else if ev, ok = w.see(ev); !ok {
 				continue
 			}
@@ -182,7 +183,7 @@ func (w *cacheWatcher) nextBookmark(now time.Time, every time.Duration) (due tim
 // another namespace, else as its selector makes it (Selector.See).
 func (w *cacheWatcher) see(ev Event) (Event, bool) {
 	// exercise:begin 7
-	if w.namespace != "" && ev.Object.Namespace != w.namespace {
+	if w.namespace != "" && accessor(ev.Object).GetNamespace() != w.namespace {
 		return Event{}, false
 	}
 	return w.selector.See(ev)
@@ -192,13 +193,15 @@ func (w *cacheWatcher) see(ev Event) (Event, bool) {
 // bookmarkObject is what a BOOKMARK carries: an empty object of the
 // resource's kind with only the resourceVersion (and, at the end of the
 // initial events, the annotation that says so).
-func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
+func bookmarkObject(res *Resource, rv int64, initialEventsEnd bool) runtime.Object {
 	// exercise:begin 7
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(rv)}}
+	obj := res.NewObject()
+	m := accessor(obj)
+	m.SetResourceVersion(formatRV(rv))
 	if initialEventsEnd {
-		cm.Annotations = map[string]string{InitialEventsEnd: "true"}
+		m.SetAnnotations(map[string]string{InitialEventsEnd: "true"})
 	}
-	return cm
+	return obj
 	// exercise:end 7
 }
 
@@ -312,13 +315,13 @@ func (c *Cache) start(opts WatchOptions, requested int64, sendInitial bool) Watc
 	start := requested
 	if sendInitial {
 		start = c.rv
-		for _, cm := range c.sortedLocked(opts.Namespace) {
-			if opts.Selector.Matches(cm) {
-				initial = append(initial, Event{Type: watch.Added, Object: cm, RV: c.rv})
+		for _, obj := range c.sortedLocked(opts.Namespace) {
+			if opts.Selector.Matches(obj) {
+				initial = append(initial, Event{Type: watch.Added, Object: obj, RV: c.rv})
 			}
 		}
 		if opts.AllowBookmarks {
-			initial = append(initial, Event{Type: watch.Bookmark, Object: bookmarkObject(c.rv, true), RV: c.rv})
+			initial = append(initial, Event{Type: watch.Bookmark, Object: bookmarkObject(c.res, c.rv, true), RV: c.rv})
 		}
 	} else {
 		if requested == 0 {

@@ -170,7 +170,7 @@ func (b *suiteBackend) Write(verb string, pod *corev1.Pod) (string, error) {
 
 func (b *suiteBackend) Delete(ns, name string) (string, error) {
 	defer b.held()()
-	got, err := b.srv.storage.Delete(context.Background(), ns, name)
+	got, err := cmOf(b.srv.storage.Delete(context.Background(), ns, name))
 	if err != nil {
 		return "", err
 	}

@@ -10,9 +10,8 @@ import (
 	"strconv"
 	"sync"
 
-	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
-	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	listwatch "example.com/walkthrough/01-listwatch"
@@ -28,7 +27,7 @@ import (
 // (listerWatcher), over storage.Interface.
 type etcdListerWatcher struct{ c *Cache }
 
-// List reads every ConfigMap from etcd at its newest revision, in one
+// List reads every object of the cache's resource from etcd at its newest revision, in one
 // read: it ignores the Reflector's page size. (kube-apiserver's cacher
 // reads etcd in pages of 10,000, storageWatchListPageSize in cacher.go;
 // ours would need storage's paging, a later exercise.)
@@ -37,12 +36,16 @@ func (lw etcdListerWatcher) List(ctx context.Context, _ metav1.ListOptions) (*li
 	if err != nil {
 		return nil, err
 	}
-	items := make([]runtime.Object, len(list.Items))
-	for i := range list.Items {
-		items[i] = &list.Items[i]
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return nil, err
 	}
-	return &listwatch.List{ResourceVersion: list.ResourceVersion, Continue: list.Continue,
-		RemainingItemCount: list.RemainingItemCount, Items: items}, nil
+	lm, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, err
+	}
+	return &listwatch.List{ResourceVersion: lm.GetResourceVersion(), Continue: lm.GetContinue(),
+		RemainingItemCount: lm.GetRemainingItemCount(), Items: items}, nil
 }
 
 // Watch follows etcd from the resource version the Reflector last synced,
@@ -56,8 +59,8 @@ func (lw etcdListerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) 
 	lw.c.etcdWatches++
 	lw.c.mu.Unlock()
 	ctx, cancel := context.WithCancel(ctx)
-	w := &etcdWatcher{out: make(chan listwatch.Event), stop: cancel}
-	go w.relay(ctx, WatchEtcd(ctx, lw.c.client, rv))
+	w := &etcdWatcher{out: make(chan listwatch.Event), stop: cancel, res: lw.c.res}
+	go w.relay(ctx, WatchEtcd(ctx, lw.c.client, lw.c.res, rv))
 	return w, nil
 }
 
@@ -72,6 +75,7 @@ type etcdWatcher struct {
 	out  chan listwatch.Event
 	stop context.CancelFunc
 	once sync.Once
+	res  *Resource // a bookmark carries an empty object of it
 }
 
 func (w *etcdWatcher) relay(ctx context.Context, in <-chan Event) {
@@ -80,7 +84,7 @@ func (w *etcdWatcher) relay(ctx context.Context, in <-chan Event) {
 		out := listwatch.Event{Type: listwatch.EventType(ev.Type), Object: ev.Object}
 		switch ev.Type {
 		case watch.Bookmark:
-			out.Object = &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(ev.RV)}}
+			out.Object = bookmarkObject(w.res, ev.RV, false)
 		case watch.Error:
 			out.Object, out.Err = nil, &listwatch.StatusError{ErrStatus: *ev.Status}
 		}

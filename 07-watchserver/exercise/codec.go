@@ -7,9 +7,8 @@ package watchserver
 import (
 	"fmt"
 
-	corev1 "k8s.io/api/core/v1"
-	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 
 	"example.com/walkthrough/workshop/todo"
@@ -21,7 +20,9 @@ const (
 	mediaProtobuf = "application/vnd.kubernetes.protobuf"
 )
 
-// codecs encode and decode ConfigMaps in the two formats. Objects are
+// codecs encode and decode the served resources' objects in the two
+// formats, each in its resource's group and version (a Status, which has
+// no group, as "v1"). Objects are
 // stored in etcd as protobuf, as kube-apiserver stores built-in types: the
 // value starts with the 4 bytes "k8s\x00", then a runtime.Unknown holding
 // apiVersion, kind and the object's own protobuf bytes.
@@ -40,20 +41,24 @@ func mustEncoder(mediaType string) runtime.Encoder {
 	if !ok {
 		panic("no serializer for " + mediaType)
 	}
-	return scheme.Codecs.EncoderForVersion(info.Serializer, corev1.SchemeGroupVersion)
+	gvs := schema.GroupVersions{}
+	for _, r := range served {
+		gvs = append(gvs, r.GroupVersion())
+	}
+	return scheme.Codecs.EncoderForVersion(info.Serializer, gvs)
 }
 
-// encodeStored is the bytes etcd holds for cm. The resourceVersion is never
+// encodeStored is the bytes etcd holds for obj. The resourceVersion is never
 // stored: etcd's ModRevision is the version, so the field is cleared first.
-func encodeStored(cm *corev1.ConfigMap) ([]byte, error) {
-	// Exercise 1: encodeStored is the bytes etcd holds for cm.
+func encodeStored(obj runtime.Object) ([]byte, error) {
+	// Exercise 1: encodeStored is the bytes etcd holds for obj.
 	panic(todo.Exercise("07-watchserver", 1, "encodeStored"))
 }
 
-// decodeStored turns an etcd value back into a ConfigMap whose
+// decodeStored turns an etcd value back into an object of res whose
 // resourceVersion is the revision that wrote it.
-func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
-	// Exercise 1: decodeStored turns an etcd value back into a ConfigMap whose resourceVersion is the revision that…
+func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Object, error) {
+	// Exercise 1: decodeStored turns an etcd value back into an object of res whose resourceVersion is the revision…
 	panic(todo.Exercise("07-watchserver", 1, "decodeStored"))
 }
 
@@ -63,5 +68,4 @@ func decodeStored(value []byte, modRevision int64) (*corev1.ConfigMap, error) {
 var (
 	_ = todo.Exercise
 	_ = fmt.Errorf
-	_ metav1.TypeMeta
 )

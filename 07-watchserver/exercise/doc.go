@@ -6,12 +6,14 @@
 // other end of the wire, the API server that answers a Reflector's LIST
 // and WATCH.
 //
-// Chapters 01 to 06 build the client. This one builds, for one resource
-// (ConfigMaps), what kube-apiserver runs behind a `?watch=true`: objects
+// Chapters 01 to 06 build the client. This one builds, for any resource
+// described by a value (a Resource: ConfigMaps and Leases here), what
+// kube-apiserver runs behind a `?watch=true`: objects
 // in a real etcd, each write a transaction on the key's ModRevision, which
 // is the object's resourceVersion; a watch cache that chapter 01's
 // Reflector fills by listing and watching etcd (one etcd watch, however
-// many clients), keeping the current state and a ring of the last events,
+// many clients; one cache per resource), keeping the current state and a
+// ring of the last events,
 // and fanning each event out to every client's watcher through a bounded
 // buffer, closing a watcher that cannot keep up; and a WatchServer
 // that writes each event as one flushed frame of a chunked HTTP response.
@@ -22,7 +24,8 @@
 // Read the files in this order:
 //
 //	embedded.go     a one-member etcd inside the process, for the tests
-//	codec.go        how a ConfigMap is stored: protobuf in the k8s\x00 envelope, no resourceVersion
+//	resource.go     a resource as a value: names, group, version, empty object and list, key prefix
+//	codec.go        how an object is stored: protobuf in the k8s\x00 envelope, no resourceVersion
 //	storage.go      Storage: create, update, delete and list as etcd transactions on ModRevision
 //	paging.go       limit and continue: every page read at the first page's revision
 //	etcdwatch.go    etcd's watch from a revision, as ADDED, MODIFIED and DELETED events
@@ -36,7 +39,7 @@
 //	watchserver.go  one watch over HTTP: headers at once, a flushed frame per event, the timeout
 //	websocket.go    the same stream over a WebSocket, the old door client-go never uses
 //	server.go       the HTTP API: routes, option checks, media types, list or watch
-//	discovery.go    /api, /apis and /api/v1: what kubectl reads before its first request
+//	discovery.go    /api, /apis and each group version: what kubectl reads before its first request
 //	patch.go        PATCH: merge, strategic merge and JSON patches, applied in the update's loop
 //	openapi.go      the one OpenAPI operation kubectl apply reads: the ConfigMap's PATCH
 //	selector.go     labelSelector and fieldSelector, and how a watch judges an update twice

@@ -13,15 +13,15 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/todo"
 )
 
-// Event is one change to a ConfigMap as the server sees it. Object is the
+// Event is one change to an object as the server sees it. Object is the
 // new state, or for DELETED the last state stamped with the delete's
 // revision; RV is the revision of the change. An ERROR event carries a
 // Status instead, and ends the stream it is on.
@@ -29,11 +29,11 @@ import (
 // upstream: k8s.io/apiserver/pkg/storage/cacher/watch_cache.go (watchCacheEvent)
 type Event struct {
 	Type   watch.EventType
-	Object *corev1.ConfigMap
+	Object runtime.Object
 	// Prev is a MODIFIED object's state before the change, as the cache
 	// held it, so a watcher with a selector can tell an object that left
 	// its selection (Selector.See). nil for other events.
-	Prev   *corev1.ConfigMap
+	Prev   runtime.Object
 	Status *metav1.Status
 	RV     int64
 }
@@ -47,7 +47,7 @@ func tooOldForWatch() *metav1.Status {
 	return &st
 }
 
-// WatchEtcd watches every ConfigMap under Prefix from revision rv+1 (the
+// WatchEtcd watches every object of res (its Prefix) from revision rv+1 (the
 // first change the caller has not seen) and sends the changes on the
 // returned channel until ctx ends or etcd fails; then it closes it. A
 // failure is sent first as one ERROR event: ErrCompacted as 410 Expired,
@@ -56,13 +56,13 @@ func tooOldForWatch() *metav1.Status {
 //
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/watcher.go
 // (watchChan.startWatching, watchChan.transform).
-func WatchEtcd(ctx context.Context, client *clientv3.Client, rv int64) <-chan Event {
-	// Exercise 3: WatchEtcd watches every ConfigMap under Prefix from revision rv+1.
+func WatchEtcd(ctx context.Context, client *clientv3.Client, res *Resource, rv int64) <-chan Event {
+	// Exercise 3: WatchEtcd watches every object of res (its Prefix) from revision rv+1.
 	panic(todo.Exercise("07-watchserver", 3, "WatchEtcd"))
 }
 
 // pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
-func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, rv int64, out chan<- Event) {
+func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, res *Resource, rv int64, out chan<- Event) {
 	// Exercise 3: pumpEtcdWatch is WatchEtcd's goroutine: it owns out and closes it.
 	panic(todo.Exercise("07-watchserver", 3, "pumpEtcdWatch"))
 }
@@ -81,7 +81,7 @@ func internalStatus(err error) *metav1.Status {
 // toEvent maps one etcd event. A create is a put whose key did not exist
 // before (CreateRevision == ModRevision); any other put is MODIFIED; a
 // delete is DELETED with the previous value.
-func toEvent(e *clientv3.Event) (Event, error) {
+func toEvent(res *Resource, e *clientv3.Event) (Event, error) {
 	// Exercise 3: toEvent maps one etcd event.
 	panic(todo.Exercise("07-watchserver", 3, "toEvent"))
 }

@@ -14,10 +14,11 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	apivalidation "k8s.io/apimachinery/pkg/api/validation"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -28,49 +29,120 @@ import (
 	"example.com/walkthrough/workshop/todo"
 )
 
-// Server is a small API server for one resource, ConfigMaps:
+// Server is a small API server for the resources in served (resource.go),
+// each described by a Resource value: ConfigMaps under /api/v1, Leases
+// under /apis/coordination.k8s.io/v1. For each, with ROOT its group's
+// root and R its name:
 //
-//	GET    /api/v1/configmaps                        list or watch, every namespace
-//	GET    /api/v1/namespaces/{ns}/configmaps        list or watch (?watch=true)
-//	POST   /api/v1/namespaces/{ns}/configmaps        create
-//	GET    /api/v1/namespaces/{ns}/configmaps/{name} get
-//	PUT    /api/v1/namespaces/{ns}/configmaps/{name} update
-//	PATCH  /api/v1/namespaces/{ns}/configmaps/{name} patch (patch.go)
-//	DELETE /api/v1/namespaces/{ns}/configmaps/{name} delete
-//	GET    /api, /apis, /api/v1                      discovery (discovery.go)
+//	GET    ROOT/R                        list or watch, every namespace
+//	GET    ROOT/namespaces/{ns}/R        list or watch (?watch=true)
+//	POST   ROOT/namespaces/{ns}/R        create
+//	GET    ROOT/namespaces/{ns}/R/{name} get
+//	PUT    ROOT/namespaces/{ns}/R/{name} update
+//	PATCH  ROOT/namespaces/{ns}/R/{name} patch (patch.go)
+//	DELETE ROOT/namespaces/{ns}/R/{name} delete
+//	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
 //	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
 //
-// Writes go to etcd (Storage); watches and LIST at resourceVersion=0 are
-// served by the watch cache; other lists read etcd.
+// Writes go to etcd (the resource's Storage); watches and LIST at
+// resourceVersion=0 are served by the resource's watch cache; other lists
+// read etcd. Every handler takes the Resource its route was made for.
 //
 // upstream: k8s.io/apiserver/pkg/endpoints/handlers/get.go (ListResource),
 // create.go (createHandler), update.go (UpdateResource), delete.go
 // (DeleteResource).
 type Server struct {
+	// Storage and Cache are the first resource's (the one NewServer is
+	// given, ConfigMaps in the tests); every other resource's are made from
+	// them on first use (storageFor, cacheFor).
 	Storage *Storage
 	Cache   *Cache
 	// MinRequestTimeout picks a watch's timeout when the client gives none
 	// (kube-apiserver: --min-request-timeout, 1800s).
 	MinRequestTimeout time.Duration
 	mux               *http.ServeMux
+
+	mu sync.Mutex
+	// caches are the other resources' watch caches, each started by the
+	// first request that needs it, and run until Close.
+	caches  map[*Resource]*Cache
+	ctx     context.Context
+	cancel  context.CancelFunc
+	running sync.WaitGroup
 }
 
-// NewServer wires storage and cache into a handler.
+// NewServer wires storage and cache into a handler, with the routes of
+// every served resource.
 func NewServer(storage *Storage, cache *Cache) *Server {
-	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux()}
-	s.mux.HandleFunc("GET /api/v1/configmaps", s.listOrWatch)
-	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps", s.listOrWatch)
-	s.mux.HandleFunc("POST /api/v1/namespaces/{ns}/configmaps", s.create)
-	s.mux.HandleFunc("GET /api/v1/namespaces/{ns}/configmaps/{name}", s.get)
-	s.mux.HandleFunc("PUT /api/v1/namespaces/{ns}/configmaps/{name}", s.update)
-	s.mux.HandleFunc("PATCH /api/v1/namespaces/{ns}/configmaps/{name}", s.patch)
-	s.mux.HandleFunc("DELETE /api/v1/namespaces/{ns}/configmaps/{name}", s.delete)
+	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux(),
+		caches: map[*Resource]*Cache{}}
+	s.ctx, s.cancel = context.WithCancel(context.Background())
+	for _, res := range served {
+		all, ns, one := res.path(false), res.path(true), res.path(true)+"/{name}"
+		s.route("GET "+all, res, s.listOrWatch)
+		s.route("GET "+ns, res, s.listOrWatch)
+		s.route("POST "+ns, res, s.create)
+		s.route("GET "+one, res, s.get)
+		s.route("PUT "+one, res, s.update)
+		s.route("PATCH "+one, res, s.patch)
+		s.route("DELETE "+one, res, s.delete)
+	}
 	s.discovery()
 	s.openAPI()
 	return s
 }
 
+// route serves pattern with h for res.
+func (s *Server) route(pattern string, res *Resource, h func(http.ResponseWriter, *http.Request, *Resource)) {
+	s.mux.HandleFunc(pattern, func(w http.ResponseWriter, r *http.Request) { h(w, r, res) })
+}
+
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) { s.mux.ServeHTTP(w, r) }
+
+// Close stops the watch caches the server started itself and waits for
+// them; Storage and Cache, which it was given, are the caller's.
+func (s *Server) Close() {
+	s.cancel()
+	s.running.Wait()
+}
+
+// storageFor is res's Storage: the server's own for its first resource,
+// else one on the same etcd.
+func (s *Server) storageFor(res *Resource) *Storage {
+	if res == s.Storage.res {
+		return s.Storage
+	}
+	return s.Storage.For(res)
+}
+
+// cacheFor is res's watch cache, one per resource. The first resource's
+// is the server's Cache; any other is made and started by the first
+// request that needs it, which waits (at most the cache's FreshnessWait)
+// for its first list, as kube-apiserver's requests wait for a cacher that
+// is not ready yet. kube-apiserver starts every resource's cache when it
+// starts; ours only those a client asks for.
+//
+// upstream: k8s.io/apiserver/pkg/registry/generic/registry/storage_factory.go
+// (StorageWithCacher), one cacher per resource's store.
+func (s *Server) cacheFor(ctx context.Context, res *Resource) *Cache {
+	if res == s.Cache.res {
+		return s.Cache
+	}
+	s.mu.Lock()
+	c, ok := s.caches[res]
+	if !ok {
+		c = NewCache(s.storageFor(res), s.Cache.opts)
+		s.caches[res] = c
+		s.running.Add(1)
+		go func() {
+			defer s.running.Done()
+			c.Run(s.ctx)
+		}()
+	}
+	s.mu.Unlock()
+	c.awaitReady(ctx)
+	return c
+}
 
 // wantsProtobuf reads the Accept header: protobuf if asked for, JSON for
 // JSON, */* or nothing; ok is false for anything else (406).
@@ -105,48 +177,48 @@ func writeError(w http.ResponseWriter, r *http.Request, err error) {
 	panic(todo.Exercise("07-watchserver", 1, "writeError"))
 }
 
-// readConfigMap decodes a request body (JSON or protobuf).
-func readConfigMap(r *http.Request) (*corev1.ConfigMap, error) {
-	// Exercise 1: readConfigMap decodes a request body (JSON or protobuf).
-	panic(todo.Exercise("07-watchserver", 1, "readConfigMap"))
+// readObject decodes a request body (JSON or protobuf) as an object of res.
+func readObject(r *http.Request, res *Resource) (runtime.Object, error) {
+	// Exercise 1: readObject decodes a request body (JSON or protobuf) as an object of res.
+	panic(todo.Exercise("07-watchserver", 1, "readObject"))
 }
 
 // create writes a new object into the URL's namespace. A body that names
 // another namespace is a 400; a name that is not a DNS subdomain (or no
 // name) is a 422, as ObjectMeta's validation in kube-apiserver says.
-func (s *Server) create(w http.ResponseWriter, r *http.Request) {
+func (s *Server) create(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// Exercise 1: create writes a new object into the URL's namespace.
 	panic(todo.Exercise("07-watchserver", 1, "Server.create"))
 }
 
-func (s *Server) get(w http.ResponseWriter, r *http.Request) {
+func (s *Server) get(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// Exercise 1: part of "Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent".
 	panic(todo.Exercise("07-watchserver", 1, "Server.get"))
 }
 
-func (s *Server) update(w http.ResponseWriter, r *http.Request) {
+func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// Exercise 2: part of "Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass".
 	panic(todo.Exercise("07-watchserver", 2, "Server.update"))
 }
 
 // checkName refuses (400) a body that names another object than the URL,
 // or another namespace: an update never renames or moves an object.
-func checkName(cm *corev1.ConfigMap, ns, name string) error {
+func checkName(m metav1.Object, ns, name string) error {
 	// Exercise 2: checkName refuses (400) a body that names another object than the URL, or another namespace.
 	panic(todo.Exercise("07-watchserver", 2, "checkName"))
 }
 
 // validateObject checks a new object's metadata as kube-apiserver does for
-// a ConfigMap: a name that is a DNS subdomain, valid labels and
-// annotations. Any fault is a 422 naming the object.
-func validateObject(cm *corev1.ConfigMap) error {
-	// Exercise 1: validateObject checks a new object's metadata as kube-apiserver does for a ConfigMap.
+// a ConfigMap or a Lease: a name that is a DNS subdomain, valid labels and
+// annotations. Any fault is a 422 naming the object and its group and kind.
+func validateObject(res *Resource, obj runtime.Object) error {
+	// Exercise 1: validateObject checks a new object's metadata as kube-apiserver does for a ConfigMap or a Lease.
 	panic(todo.Exercise("07-watchserver", 1, "validateObject"))
 }
 
 // delete answers as kube-apiserver does for a resource without graceful
 // deletion: a Success Status naming what was deleted.
-func (s *Server) delete(w http.ResponseWriter, r *http.Request) {
+func (s *Server) delete(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// Exercise 2: delete answers as kube-apiserver does for a resource without graceful deletion.
 	panic(todo.Exercise("07-watchserver", 2, "Server.delete"))
 }
@@ -172,7 +244,7 @@ func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error 
 	panic(todo.Exercise("07-watchserver", 2, "validate"))
 }
 
-func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request) {
+func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// Exercise 2: part of "Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass".
 	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
 }
@@ -189,7 +261,7 @@ func selectedNamespace(s Selector) string {
 
 // serveWatch opens a watch on the cache and streams it: media type, timeout,
 // the cache's watcher, then the WatchServer.
-func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv string, sendInitial *bool, sel Selector) {
+func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, res *Resource, ns, rv string, sendInitial *bool, sel Selector) {
 	q := r.URL.Query()
 	protobuf, ok := wantsProtobuf(r)
 	if !ok {
@@ -204,7 +276,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 	// The watch's start (a wait for freshness included) runs on the
 	// client's context: the timeout counts the stream only, so a start that
 	// fails after it still reaches the client as its ERROR event.
-	watcher, err := s.Cache.Watch(r.Context(), WatchOptions{
+	watcher, err := s.cacheFor(r.Context(), res).Watch(r.Context(), WatchOptions{
 		Namespace: ns, ResourceVersion: rv, SendInitialEvents: sendInitial,
 		AllowBookmarks: q.Get("allowWatchBookmarks") == "true", Selector: sel,
 		Deadline: time.Now().Add(timeout),
@@ -231,7 +303,7 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, ns, rv strin
 // resourceVersion that is not a number is a 400. An Exact read, or a
 // paged one at a past version with no match (the legacy rule), reads etcd
 // at that revision.
-func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch string, page PageOptions) {
+func (s *Server) list(w http.ResponseWriter, r *http.Request, res *Resource, ns, rv, rvMatch string, page PageOptions) {
 	// Exercise 2: list serves resourceVersion=0 from the cache and everything else from etcd.
 	panic(todo.Exercise("07-watchserver", 2, "Server.list"))
 }
@@ -242,9 +314,22 @@ func (s *Server) list(w http.ResponseWriter, r *http.Request, ns, rv, rvMatch st
 // revision it had. kube-apiserver waits for its watch cache; here etcd
 // answers, so a LIST needs no running cache (the cache trails etcd by
 // moments, and a version a client has seen is one etcd has).
-func (s *Server) awaitRevision(ctx context.Context, rv int64) error {
+func (s *Server) awaitRevision(ctx context.Context, res *Resource, rv int64) error {
 	// Exercise 2: awaitRevision waits, as a LIST at a resourceVersion does in kube-apiserver.
 	panic(todo.Exercise("07-watchserver", 2, "Server.awaitRevision"))
+}
+
+// keepSelected drops from list the items sel does not select.
+func keepSelected(list runtime.Object, sel Selector) error {
+	items, err := meta.ExtractList(list)
+	if err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	items = slices.DeleteFunc(items, func(obj runtime.Object) bool { return !sel.Matches(obj) })
+	if err := meta.SetList(list, items); err != nil {
+		return apierrors.NewInternalError(err)
+	}
+	return nil
 }
 
 // These lines use the todo import and every import the code of the stubs
@@ -256,11 +341,8 @@ var (
 	_ websocket.Handler
 	_ = io.ReadAll
 	_ = wsstream.IsWebSocketRequest
-	_ = slices.DeleteFunc[[]int, int]
 	_ = strconv.Itoa
-	_ = apierrors.NewBadRequest
-	_ = apivalidation.ValidateObjectMeta
-	_ = metav1.StatusFailure
+	_ = apivalidation.ValidateObjectMetaAccessor
 	_ = validation.IsDNS1123Label
 	_ = field.NewPath
 )

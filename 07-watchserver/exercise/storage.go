@@ -10,28 +10,22 @@ import (
 	"errors"
 	"fmt"
 	"strconv"
-	"strings"
 	"time"
 
 	"github.com/google/uuid"
 	clientv3 "go.etcd.io/etcd/client/v3"
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/apimachinery/pkg/util/validation/field"
 
 	"example.com/walkthrough/workshop/todo"
 )
 
-// configMaps is the resource every error message names.
-var configMaps = schema.GroupResource{Resource: "configmaps"}
-
-// Prefix is where ConfigMaps live in etcd, as in kube-apiserver:
-// /registry/configmaps/<namespace>/<name>.
-const Prefix = "/registry/configmaps/"
-
-// Storage keeps ConfigMaps in etcd. Every write is one etcd transaction
+// Storage keeps one resource's objects in etcd, under its Prefix. Every write is one etcd transaction
 // whose condition is the key's ModRevision, so two writers can never both
 // win: the ModRevision is the object's resourceVersion, and a client that
 // sends a stale one gets 409 Conflict.
@@ -41,47 +35,45 @@ const Prefix = "/registry/configmaps/"
 // k8s.io/apiserver/pkg/registry/generic/registry/store.go (Store.Update).
 type Storage struct {
 	client *clientv3.Client
+	// res is the resource stored: its keys, its objects, its name in errors.
+	res *Resource
 	// now stamps creationTimestamp; tests may fix it.
 	now func() time.Time
 }
 
-// NewStorage returns a Storage over an etcd client.
+// NewStorage returns the ConfigMaps' Storage over an etcd client; For
+// gives another resource's.
 func NewStorage(client *clientv3.Client) *Storage {
-	return &Storage{client: client, now: time.Now}
+	return &Storage{client: client, res: ConfigMaps, now: time.Now}
 }
 
-// Key is the etcd key of one ConfigMap.
-func Key(namespace, name string) string { return Prefix + namespace + "/" + name }
-
-// keyPrefix is the range of keys a list or watch of namespace reads. The
-// trailing "/" keeps namespace "a" from matching namespace "ab"; an empty
-// namespace means every namespace.
-func keyPrefix(namespace string) string {
-	if namespace == "" {
-		return Prefix
-	}
-	return Prefix + namespace + "/"
+// For is the Storage of res on the same etcd, with the same clock.
+func (s *Storage) For(res *Resource) *Storage {
+	return &Storage{client: s.client, res: res, now: s.now}
 }
 
-// Create writes cm if its key is absent (ModRevision 0 means "no such key").
-func (s *Storage) Create(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 1: Create writes cm if its key is absent (ModRevision 0 means "no such key").
+// Resource is the resource s stores.
+func (s *Storage) Resource() *Resource { return s.res }
+
+// Create writes obj if its key is absent (ModRevision 0 means "no such key").
+func (s *Storage) Create(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
+	// Exercise 1: Create writes obj if its key is absent (ModRevision 0 means "no such key").
 	panic(todo.Exercise("07-watchserver", 1, "Storage.Create"))
 }
 
-// Get reads one ConfigMap.
-func (s *Storage) Get(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	// Exercise 1: Get reads one ConfigMap.
+// Get reads one object.
+func (s *Storage) Get(ctx context.Context, namespace, name string) (runtime.Object, error) {
+	// Exercise 1: Get reads one object.
 	panic(todo.Exercise("07-watchserver", 1, "Storage.Get"))
 }
 
-// Update replaces a ConfigMap with cm. A client that sends a
+// Update replaces an object with obj. A client that sends a
 // resourceVersion asks for optimistic concurrency: if the stored object
 // moved on, 409. A client that sends none overwrites whatever is there.
 // The uid and creationTimestamp are always the stored ones. The read,
 // the checks and the write are Storage.update's, which a PATCH calls too.
-func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.ConfigMap, error) {
-	// Exercise 2: Update replaces a ConfigMap with cm.
+func (s *Storage) Update(ctx context.Context, obj runtime.Object) (runtime.Object, error) {
+	// Exercise 2: Update replaces an object with obj.
 	panic(todo.Exercise("07-watchserver", 2, "Storage.Update"))
 }
 
@@ -106,7 +98,7 @@ func (s *Storage) Update(ctx context.Context, cm *corev1.ConfigMap) (*corev1.Con
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GuaranteedUpdate),
 // which may start from the watch cache's copy and re-reads only when the
 // swap fails; ours reads etcd on every attempt.
-func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur *corev1.ConfigMap) (*corev1.ConfigMap, error)) (*corev1.ConfigMap, error) {
+func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate func(cur runtime.Object) (runtime.Object, error)) (runtime.Object, error) {
 	// Exercise 2: update is the one read-modify-write of a stored object.
 	panic(todo.Exercise("07-watchserver", 2, "Storage.update"))
 }
@@ -114,10 +106,10 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 // conflictMessage is the second half of kube-apiserver's 409 text.
 const conflictMessage = "the object has been modified; please apply your changes to the latest version and try again"
 
-// Delete removes a ConfigMap and returns the last stored state, whose
+// Delete removes an object and returns the last stored state, whose
 // resourceVersion is the revision of the delete itself.
-func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.ConfigMap, error) {
-	// Exercise 2: Delete removes a ConfigMap and returns the last stored state.
+func (s *Storage) Delete(ctx context.Context, namespace, name string) (runtime.Object, error) {
+	// Exercise 2: Delete removes an object and returns the last stored state.
 	panic(todo.Exercise("07-watchserver", 2, "Storage.Delete"))
 }
 
@@ -128,7 +120,11 @@ func (s *Storage) Delete(ctx context.Context, namespace, name string) (*corev1.C
 // must not miss a write to some other key that landed in between.
 //
 // upstream: k8s.io/apiserver/pkg/storage/etcd3/store.go (store.GetList).
-func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (*corev1.ConfigMapList, error) {
+//
+// The list is the resource's list type (NewList); ListMeta reads its
+// version, continue token and count, and its Items are set with
+// meta.SetList.
+func (s *Storage) List(ctx context.Context, namespace string, opts PageOptions) (runtime.Object, error) {
 	if opts.Limit > 0 || opts.Continue != "" || opts.Revision > 0 {
 		return s.listPage(ctx, namespace, opts)
 	}
@@ -143,20 +139,28 @@ func (s *Storage) Compact(ctx context.Context) (int64, error) {
 	panic(todo.Exercise("07-watchserver", 3, "Storage.Compact"))
 }
 
-// splitKey is the inverse of Key.
-func splitKey(key string) (namespace, name string, ok bool) {
-	rest, found := strings.CutPrefix(key, Prefix)
-	if !found {
-		return "", "", false
-	}
-	namespace, name, ok = strings.Cut(rest, "/")
-	return namespace, name, ok
-}
-
 // CurrentRevision is etcd's revision now: what a consistent read must see.
 func (s *Storage) CurrentRevision(ctx context.Context) (int64, error) {
 	// Exercise 2: CurrentRevision is etcd's revision now: what a consistent read must see.
 	panic(todo.Exercise("07-watchserver", 2, "Storage.CurrentRevision"))
+}
+
+// newList is res's list of items with meta: ListMeta's fields (version,
+// continue token, count of what is left) and the items, through meta's
+// accessors, whatever the list's type.
+func newList(res *Resource, items []runtime.Object, lm metav1.ListMeta) (runtime.Object, error) {
+	list := res.NewList()
+	if err := meta.SetList(list, items); err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	la, err := meta.ListAccessor(list)
+	if err != nil {
+		return nil, apierrors.NewInternalError(err)
+	}
+	la.SetResourceVersion(lm.ResourceVersion)
+	la.SetContinue(lm.Continue)
+	la.SetRemainingItemCount(lm.RemainingItemCount)
+	return list, nil
 }
 
 // These lines use the todo import and every import the code of the stubs
@@ -169,7 +173,7 @@ var (
 	_ = fmt.Errorf
 	_ = strconv.FormatInt
 	_ = uuid.NewString
-	_ = apierrors.NewInternalError
-	_ = metav1.NewTime
+	_ schema.GroupKind
 	_ types.UID
+	_ = field.Invalid
 )

@@ -11,9 +11,9 @@ import (
 	"sync"
 	"time"
 
-	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
 
 	"example.com/walkthrough/workshop/todo"
@@ -135,7 +135,7 @@ func (w *cacheWatcher) process() {
 				if !w.allowBookmarks {
 					continue
 				}
-				ev.Object = bookmarkObject(ev.RV, false)
+				ev.Object = bookmarkObject(w.cache.res, ev.RV, false)
 			} else if ev, ok = w.see(ev); !ok {
 				continue
 			}
@@ -171,7 +171,7 @@ func (w *cacheWatcher) nextBookmark(now time.Time, every time.Duration) (due tim
 // see is ev as this watcher sees it: not at all if its object is in
 // another namespace, else as its selector makes it (Selector.See).
 func (w *cacheWatcher) see(ev Event) (Event, bool) {
-	if w.namespace != "" && ev.Object.Namespace != w.namespace {
+	if w.namespace != "" && accessor(ev.Object).GetNamespace() != w.namespace {
 		return Event{}, false
 	}
 	return w.selector.See(ev)
@@ -180,12 +180,14 @@ func (w *cacheWatcher) see(ev Event) (Event, bool) {
 // bookmarkObject is what a BOOKMARK carries: an empty object of the
 // resource's kind with only the resourceVersion (and, at the end of the
 // initial events, the annotation that says so).
-func bookmarkObject(rv int64, initialEventsEnd bool) *corev1.ConfigMap {
-	cm := &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{ResourceVersion: formatRV(rv)}}
+func bookmarkObject(res *Resource, rv int64, initialEventsEnd bool) runtime.Object {
+	obj := res.NewObject()
+	m := accessor(obj)
+	m.SetResourceVersion(formatRV(rv))
 	if initialEventsEnd {
-		cm.Annotations = map[string]string{InitialEventsEnd: "true"}
+		m.SetAnnotations(map[string]string{InitialEventsEnd: "true"})
 	}
-	return cm
+	return obj
 }
 
 // errorWatcher yields one ERROR event and ends: how errors found after the

@@ -1,0 +1,129 @@
+package watchserver
+
+import (
+	"fmt"
+	"strings"
+
+	coordinationv1 "k8s.io/api/coordination/v1"
+	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+)
+
+// Resource is what the server knows of one kind of object, as a value:
+// its names (for URLs, discovery and the errors that name it), how to make
+// an empty object and an empty list of it (for decoding), and where its
+// objects live in etcd. Storage, the watch cache, the codec, selectors,
+// PATCH and the routes all read it, and none names a type: serving another
+// resource is one more value, not one more copy of the code.
+//
+// UnconditionalUpdate is the one rule of a resource's strategy kept here
+// (AllowUnconditionalUpdate): a strategy's defaults and validation of the
+// object's own fields are not (see docs/07's "How kube-apiserver differs").
+//
+// Every resource here is namespaced: /registry/<resource>/<namespace>/<name>,
+// as kube-apiserver keys them (without the group: a Lease is under
+// /registry/leases/, not /registry/coordination.k8s.io/leases/).
+//
+// upstream: k8s.io/apiserver/pkg/registry/generic/registry/store.go
+// (Store.NewFunc, Store.NewListFunc, Store.DefaultQualifiedResource,
+// Store.SingularQualifiedResource, Store.KeyRootFunc, Store.KeyFunc,
+// Store.UpdateStrategy), the fields of the generic registry that tell one
+// resource from another.
+type Resource struct {
+	// Group and Version are the API group ("" for the core group) and
+	// the version served and stored.
+	Group, Version string
+	// Name is the plural in URLs and errors (configmaps); Singular and
+	// ShortNames are discovery's; Kind is the objects' kind.
+	Name, Singular, Kind string
+	ShortNames           []string
+	// NewObject and NewList return an empty object and an empty list.
+	NewObject func() runtime.Object
+	NewList   func() runtime.Object
+	// UnconditionalUpdate allows an update with no resourceVersion,
+	// which then overwrites whatever is stored; without it, such an
+	// update is a 422 (a Lease's: its holder must know what it replaces).
+	UnconditionalUpdate bool
+}
+
+// The resources this server serves.
+var (
+	ConfigMaps = &Resource{
+		Version: "v1", Name: "configmaps", Singular: "configmap", Kind: "ConfigMap", ShortNames: []string{"cm"},
+		NewObject: func() runtime.Object { return &corev1.ConfigMap{} },
+		NewList:   func() runtime.Object { return &corev1.ConfigMapList{} },
+
+		UnconditionalUpdate: true,
+	}
+	Leases = &Resource{
+		Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease",
+		NewObject: func() runtime.Object { return &coordinationv1.Lease{} },
+		NewList:   func() runtime.Object { return &coordinationv1.LeaseList{} },
+	}
+	// served is every resource, in discovery's order.
+	served = []*Resource{ConfigMaps, Leases}
+)
+
+// GroupResource is what a 404, a 409 or a 422 names: leases.coordination.k8s.io.
+func (r *Resource) GroupResource() schema.GroupResource {
+	return schema.GroupResource{Group: r.Group, Resource: r.Name}
+}
+
+// GroupVersion is the version objects are served and stored in.
+func (r *Resource) GroupVersion() schema.GroupVersion {
+	return schema.GroupVersion{Group: r.Group, Version: r.Version}
+}
+
+// Prefix is where the resource's objects live in etcd:
+// /registry/<resource>/.
+func (r *Resource) Prefix() string { return "/registry/" + r.Name + "/" }
+
+// Key is the etcd key of one object.
+func (r *Resource) Key(namespace, name string) string { return r.Prefix() + namespace + "/" + name }
+
+// keyPrefix is the range of keys a list or watch of namespace reads. The
+// trailing "/" keeps namespace "a" from matching namespace "ab"; an empty
+// namespace means every namespace.
+func (r *Resource) keyPrefix(namespace string) string {
+	if namespace == "" {
+		return r.Prefix()
+	}
+	return r.Prefix() + namespace + "/"
+}
+
+// splitKey is the inverse of Key.
+func (r *Resource) splitKey(key string) (namespace, name string, ok bool) {
+	rest, found := strings.CutPrefix(key, r.Prefix())
+	if !found {
+		return "", "", false
+	}
+	namespace, name, ok = strings.Cut(rest, "/")
+	return namespace, name, ok
+}
+
+// path is the collection's URL path under /api or /apis, with {ns} for
+// the namespace: /api/v1/namespaces/{ns}/configmaps,
+// /apis/coordination.k8s.io/v1/namespaces/{ns}/leases.
+func (r *Resource) path(namespaced bool) string {
+	root := "/api/" + r.Version
+	if r.Group != "" {
+		root = "/apis/" + r.Group + "/" + r.Version
+	}
+	if namespaced {
+		return root + "/namespaces/{ns}/" + r.Name
+	}
+	return root + "/" + r.Name
+}
+
+// accessor is an object's metadata. Every object a Resource makes has
+// an ObjectMeta, so a failure is a coding error.
+func accessor(obj runtime.Object) metav1.Object {
+	m, err := meta.Accessor(obj)
+	if err != nil {
+		panic(fmt.Sprintf("coding error: %T has no metadata: %v", obj, err))
+	}
+	return m
+}

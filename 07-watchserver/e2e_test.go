@@ -44,19 +44,7 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer real.Close()
-	resp, err := real.Get(ctx, ws.ConfigMaps.Key(ns, "stored"))
-	if err != nil || len(resp.Kvs) != 1 {
-		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", ws.ConfigMaps.Key(ns, "stored"), err, len(resp.Kvs))
-	}
-	value := resp.Kvs[0].Value
-	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
-		t.Fatalf("kube-apiserver stored %q..., not the k8s\\x00 protobuf envelope", value[:min(16, len(value))])
-	}
+	value := storedByKubeAPIServer(ctx, t, etcdURL, ws.ConfigMaps.Key(ns, "stored"))
 	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
 	if err != nil {
 		t.Fatalf("apimachinery cannot decode the stored value: %v", err)
@@ -104,23 +92,11 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer real.Close()
 	key := ws.Leases.Key(ns, "stored")
 	if key != "/registry/leases/"+ns+"/stored" {
 		t.Fatalf("our key for a Lease: %s", key)
 	}
-	resp, err := real.Get(ctx, key)
-	if err != nil || len(resp.Kvs) != 1 {
-		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", key, err, len(resp.Kvs))
-	}
-	value := resp.Kvs[0].Value
-	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
-		t.Fatalf("kube-apiserver stored %q..., not the k8s\\x00 protobuf envelope", value[:min(16, len(value))])
-	}
+	value := storedByKubeAPIServer(ctx, t, etcdURL, key)
 	ours := startEtcd(t)
 	put, err := ours.Client.Put(ctx, key, string(value))
 	if err != nil {
@@ -136,4 +112,24 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 		t.Fatalf("our Storage read %+v, want the Lease kube-apiserver created (uid %s) at rv %d", got, created.UID, put.Header.Revision)
 	}
 	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), key)
+}
+
+// storedByKubeAPIServer reads key from kube-apiserver's etcd: one value,
+// protobuf in the k8s\x00 envelope.
+func storedByKubeAPIServer(ctx context.Context, t *testing.T, etcdURL, key string) []byte {
+	t.Helper()
+	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	resp, err := real.Get(ctx, key)
+	if err != nil || len(resp.Kvs) != 1 {
+		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", key, err, len(resp.Kvs))
+	}
+	value := resp.Kvs[0].Value
+	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
+		t.Fatalf("kube-apiserver stored %q..., not the k8s\\x00 protobuf envelope", value[:min(16, len(value))])
+	}
+	return value
 }

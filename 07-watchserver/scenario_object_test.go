@@ -113,15 +113,22 @@ func configMap(name, rv, labelList string, input string) []byte {
 func configMapIn(namespace, name, rv, labelList string, input string) []byte {
 	cm := &corev1.ConfigMap{TypeMeta: metav1.TypeMeta{Kind: "ConfigMap", APIVersion: "v1"},
 		ObjectMeta: metav1.ObjectMeta{Namespace: namespace, Name: name, ResourceVersion: rv}, Data: dataOf(input)}
-	if labelList != "" {
-		cm.Labels = map[string]string{}
-		for _, l := range strings.Split(labelList, ",") {
-			k, v, _ := strings.Cut(l, "=")
-			cm.Labels[k] = v
-		}
-	}
+	cm.Labels = labelsOf(labelList)
 	b, _ := json.Marshal(cm)
 	return b
+}
+
+// labelsOf reads a step's labels=k=v,k=v as a label map (nil for none).
+func labelsOf(labelList string) map[string]string {
+	if labelList == "" {
+		return nil
+	}
+	labels := map[string]string{}
+	for _, l := range strings.Split(labelList, ",") {
+		k, v, _ := strings.Cut(l, "=")
+		labels[k] = v
+	}
+	return labels
 }
 
 // dataOf reads a step's key=value input lines as a ConfigMap's data.
@@ -149,13 +156,7 @@ func leaseIn(namespace, name, rv, labelList string, input string) []byte {
 			l.Spec.LeaseDurationSeconds = &d
 		}
 	}
-	if labelList != "" {
-		l.Labels = map[string]string{}
-		for _, lv := range strings.Split(labelList, ",") {
-			k, v, _ := strings.Cut(lv, "=")
-			l.Labels[k] = v
-		}
-	}
+	l.Labels = labelsOf(labelList)
 	b, _ := json.Marshal(l)
 	return b
 }

@@ -1,6 +1,7 @@
 package exgen
 
 import (
+	"cmp"
 	"fmt"
 	"go/ast"
 	"go/doc"
@@ -22,6 +23,10 @@ const maxWhat = 100
 type stubText struct {
 	fn   string // the function's name, "Store.Update": the panic's short text
 	what string // the comment line, without "// "
+	// whole is the doc comment's first sentence uncut, for the runner's
+	// Function: line, which wraps it (trial I read "returns once all of
+	// its…"); what when the function has no doc comment.
+	whole string
 }
 
 // describeStubs returns, for each region of f keyed by its begin line,
@@ -47,7 +52,11 @@ func describeStubs(f sourceFile, exercises map[int]*Exercise) (map[int]stubText,
 		default:
 			what = fmt.Sprintf("part of %q.", strings.TrimSuffix(ex.Title, "."))
 		}
-		out[r.begin] = stubText{fn: FuncKey(fn), what: fmt.Sprintf("Exercise %d: %s", r.id, what)}
+		whole := what
+		if fn.Doc != nil {
+			whole = cmp.Or(new(doc.Package).Synopsis(fn.Doc.Text()), what)
+		}
+		out[r.begin] = stubText{fn: FuncKey(fn), what: fmt.Sprintf("Exercise %d: %s", r.id, what), whole: whole}
 	}
 	return out, nil
 }
@@ -107,7 +116,8 @@ func balanced(s string) bool {
 }
 
 // FuncLines maps each function an exercise has you write ("Cache.start")
-// to the one line its stub says of it, without the "Exercise N: " before.
+// to what its stub says of it, without the "Exercise N: " before, and
+// uncut: the first sentence of its doc comment.
 func FuncLines(chapterDir string) (map[string]string, error) {
 	files, exercises, err := readPackage(chapterDir)
 	if err != nil {
@@ -120,8 +130,7 @@ func FuncLines(chapterDir string) (map[string]string, error) {
 			return nil, err
 		}
 		for _, st := range stubs {
-			_, what, _ := strings.Cut(st.what, ": ")
-			lines[st.fn] = what
+			lines[st.fn] = st.whole
 		}
 	}
 	return lines, nil

@@ -18,4 +18,11 @@ func TestFuncLinesSayWhatEachFunctionDoes(t *testing.T) {
 	if got := lines["validate"]; got == "" || strings.HasPrefix(got, "Exercise") {
 		t.Errorf("validate: %q", got)
 	}
+	// The stub's line is cut to fit; Function: wraps the whole sentence
+	// (trial I read "returns once all of its…").
+	for fn, line := range lines {
+		if strings.HasSuffix(line, "…") {
+			t.Errorf("%s: cut: %q", fn, line)
+		}
+	}
 }

@@ -208,6 +208,13 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 	}
 	owners = k.owners(mine)
 	if unlockedFree(crash) {
+		if strings.Contains(crash, "RUnlock of unlocked") && strings.Contains(dump, "sync.(*Cond).Wait") {
+			// Trial I's distribute took the write lock to wait on a Cond
+			// made on the read side: the crash names no lock of its own.
+			b.WriteString("          Cond:     the Cond waited on is made on a read lock (RLocker): Wait\n" +
+				"          gives back a read lock, and found none held. Wait holding RLock,\n" +
+				"          not Lock.\n")
+		}
 		var released []int
 		released, culprit = k.unlockedCulprit(&b)
 		owners = append(released, owners...)

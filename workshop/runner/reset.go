@@ -78,9 +78,15 @@ func (r *Runner) Reset(chapter string, id int) error {
 		r.printf("  %s\n", n)
 	}
 	why := "reset " + c.Number()
+	ids := []int{id}
 	if id > 0 {
 		why += fmt.Sprintf(" %d", id)
+	} else if list, err := exgen.Exercises(c.Dir); err == nil {
+		ids = exerciseIDs(list)
 	}
+	// As core, deep and blank do (trial I's reset of a passing exercise
+	// said nothing of it).
+	r.warnWork(c, ids, write, why, map[bool]string{true: "puts it back as generated", false: "puts them back as generated"}[id > 0])
 	if !r.confirm("Reset? [y/N] ") {
 		r.declined(why)
 		return nil

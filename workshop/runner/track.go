@@ -55,7 +55,7 @@ func (r *Runner) Deep(chapter string) error {
 			"If you read them, write them again from their hints and the tests, not from memory; "+
 			"for a chapter you have not read yet, choose deep from the start (%s).", c.Name, r.cmd("start", "NN", "deep")))
 	}
-	r.warnWork(c, ids, write, "deep", "puts their stubs back")
+	r.warnWork(c, ids, write, "deep "+c.Number(), "puts their stubs back")
 	return r.writeTrack(c, write, ids, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }
 
@@ -145,7 +145,7 @@ func (r *Runner) Blank(chapter string) error {
 	}
 	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
 	r.fileList(c, write)
-	r.warnWork(c, exerciseIDs(list), write, "blank", "stubs them")
+	r.warnWork(c, exerciseIDs(list), write, "blank "+c.Number(), "stubs them")
 	return r.writeTrack(c, write, exerciseIDs(list), "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 
@@ -188,7 +188,7 @@ func (r *Runner) Core(chapter string) error {
 	if len(write) > 0 {
 		r.say("", fmt.Sprintf("The core track of %s writes its %d deep exercises for you. This puts their reference code back in your copy; your core exercises stay as they are. A backup of these files is kept:", c.Name, len(deep)))
 		r.fileList(c, write)
-		r.warnWork(c, ids, write, "core", "replaces them with the reference")
+		r.warnWork(c, ids, write, "core "+c.Number(), "replaces them with the reference")
 	}
 	return r.writeTrack(c, write, nil, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
 }
@@ -376,7 +376,7 @@ func (r *Runner) warnWork(c chapters.Chapter, ids []int, write map[string][]byte
 	if len(passing) > 0 {
 		text += fmt.Sprintf(", and %s when you last checked", passesNamed(passing, len(yours)))
 	}
-	text += fmt.Sprintf(". `%s %s` %s; the backup keeps your code, and `%s` brings it back.", command, c.Number(), does, r.cmd("restore", c.Number()))
+	text += fmt.Sprintf(". `%s` %s; the backup keeps your code, and `%s` brings it back.", command, does, r.cmd("restore", c.Number()))
 	r.say("", r.paint(yellow, text))
 }
 

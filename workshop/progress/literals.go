@@ -39,6 +39,10 @@ type literal struct {
 	fn     string         // the function's key ("Server.create")
 	file   string         // the file's base name
 	line   int
+	// instead is the reference's format string in the same function that
+	// differs from this one in its verbs alone ("index %q" for "index %s"),
+	// when the two printed what diverged.
+	instead string
 }
 
 // in reports whether the literal's text is in s: the piece, or what the
@@ -90,8 +94,17 @@ func (k *code) textOwners(report string) ([]literal, []int) {
 	seen := map[string]bool{}
 	plain := recorded == "" // all of a plain test's output counts as got
 	for _, l := range yours {
-		if reference[l.text] || seen[l.fn] || !l.in(got) || l.in(recorded) {
+		if reference[l.text] || seen[l.fn] || !l.in(got) {
 			continue
+		}
+		if l.in(recorded) {
+			// Both texts fit the format; the verbs may still be what
+			// differs (trial J's %s where the recording quotes, %q).
+			ref := k.verbsDiffer(l, recorded, got)
+			if ref == "" {
+				continue
+			}
+			l.instead = ref
 		}
 		if plain && !strings.ContainsAny(l.text, " \t") {
 			// One word ("NotOlderThan", where the reference names
@@ -119,12 +132,16 @@ func (k *code) textOwners(report string) ([]literal, []int) {
 // texts of the reference's (the generated copy with every exercise done).
 func (k *code) readLiterals() {
 	k.refTexts = map[string]bool{}
+	k.refFormats = map[string][]string{}
 	for name, src := range k.done {
 		if filepath.Ext(name) != ".go" {
 			continue
 		}
 		for _, l := range literals(src) {
 			k.refTexts[l.text] = true
+			if l.format != nil {
+				k.refFormats[l.fn] = append(k.refFormats[l.fn], l.text)
+			}
 		}
 	}
 	for name, src := range k.s.files {
@@ -180,6 +197,59 @@ func literals(src []byte) []literal {
 	return out
 }
 
+// verbsDiffer returns the reference's format string in l's function that
+// has l's text between its verbs but other verbs, when what each verb
+// prints tells the two apart: yours fits a line your copy printed, the
+// reference's a line the recording holds, and one of them does not fit
+// the other's line. "" when there is none. A %v for a %s prints the same,
+// and a line that diverged elsewhere is no evidence against it.
+func (k *code) verbsDiffer(l literal, recorded, got string) string {
+	pieces := verb.Split(l.text, -1)
+	for _, ref := range k.refFormats[l.fn] {
+		if !slices.Equal(verb.Split(ref, -1), pieces) {
+			continue
+		}
+		yours, theirs := strictFormat(l.text), strictFormat(ref)
+		if yours == nil || theirs == nil {
+			continue
+		}
+		if yours.MatchString(got) && theirs.MatchString(recorded) && (!yours.MatchString(recorded) || !theirs.MatchString(got)) {
+			return ref
+		}
+	}
+	return ""
+}
+
+// strictFormat is a format string as a pattern of what it prints, each
+// verb as narrowly as it prints: %q a quoted string, %d a number, %t a
+// bool, any other verb any text on the line.
+func strictFormat(format string) *regexp.Regexp {
+	var b strings.Builder
+	last := 0
+	for _, at := range verb.FindAllStringIndex(format, -1) {
+		b.WriteString(regexp.QuoteMeta(format[last:at[0]]))
+		switch v := format[at[0]:at[1]]; v[len(v)-1] {
+		case 'q':
+			b.WriteString(`"(?:[^"\\]|\\.)*"`)
+		case 'd':
+			b.WriteString(`[-+]?\d+`)
+		case 't':
+			b.WriteString(`(?:true|false)`)
+		case '%':
+			b.WriteString(`%`)
+		default:
+			b.WriteString(`.*?`)
+		}
+		last = at[1]
+	}
+	b.WriteString(regexp.QuoteMeta(format[last:]))
+	re, err := regexp.Compile(b.String())
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
 // comparedLiterals are the string literals body only compares with (==,
 // !=, a switch's case): read, never written. A query value your code
 // checks, "NotOlderThan" where the reference compares with
@@ -219,6 +289,10 @@ func (k *code) wroteIt(found []literal) string {
 			label = "          "
 		}
 		where := k.s.translate(filepath.Join(k.s.dir, l.file))
+		if l.instead != "" {
+			fmt.Fprintf(&b, "%sby %s (exercise %d), %s:%d:\n          %q, where the reference writes\n          %q: its verbs print the recorded text\n", label, l.fn, k.funcs[l.fn], where, l.line, l.text, l.instead)
+			continue
+		}
 		fmt.Fprintf(&b, "%sby %s (exercise %d), %s:%d:\n          %q, a text the reference never writes\n", label, l.fn, k.funcs[l.fn], where, l.line, l.text)
 	}
 	return b.String()

@@ -135,3 +135,28 @@ func validate(match string) []string {
 		t.Errorf("a phrase of validate's in a plain test's output was not put on it")
 	}
 }
+
+// A format string whose verbs alone differ from the reference's fits the
+// recorded text too: trial J's %s for %q got no Written: line.
+func TestAVerbThatPrintsOtherwiseIsEvidence(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"index %s does not exist\", name)\n}\n")
+	k.done["exercise/server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"index %q does not exist\", name)\n}\n")
+	report := "  Recorded: error: index \"byFoo\" does not exist\n  Got:      error: index byFoo does not exist\n"
+	found, ids := k.textOwners(report)
+	if !slices.Equal(ids, []int{2}) || len(found) != 1 || found[0].instead != "index %q does not exist" {
+		t.Fatalf("found %+v (exercises %v); want validate's \"index %%s does not exist\", instead of %%q", found, ids)
+	}
+	if text := k.wroteIt(found); !strings.Contains(text, "\"index %s does not exist\", where the reference writes\n          \"index %q does not exist\": its verbs print the recorded text") {
+		t.Errorf("Written: line:\n%s", text)
+	}
+	// A %v for a %s prints the same: a line that diverged elsewhere is
+	// no evidence against it.
+	k = literalCode()
+	k.s.files["server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"index %v does not exist\", name)\n}\n")
+	k.done["exercise/server.go"] = []byte("package p\n\nfunc validate(name string) error {\n\treturn fmt.Errorf(\"index %s does not exist\", name)\n}\n")
+	report = "  Recorded: 404 index byFoo does not exist\n  Got:      500 index byFoo does not exist\n"
+	if found, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("found %+v (exercises %v); want none", found, ids)
+	}
+}

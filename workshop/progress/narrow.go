@@ -19,6 +19,7 @@ const (
 	FuncOnlyChanged                     // of the exercise's functions, the only one whose body is not the reference's
 	FuncBySwap                          // with the reference's body of it alone in its place, the check passes
 	FuncBySwapOfOthers                  // with the reference's body of it alone in its place, the checks of the exercise that fail every time pass (for a Likely check)
+	FuncNeeded                          // with the reference's bodies of it and some others the check passes, with the others' alone it fails
 )
 
 // narrowBuilds bounds the rebuilds one check may spend putting failures on
@@ -97,7 +98,7 @@ func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Dur
 		}
 		repeat := confirmRuns(slowest)
 		race := slices.ContainsFunc(few, func(t string) bool { return outcomes[t].race })
-		proved := false
+		proved, how := false, FuncBySwap
 		for len(suspects) > 1 || !proved {
 			if builds == narrowBuilds {
 				return nil
@@ -113,8 +114,20 @@ func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Dur
 				suspects, proved = half, true
 			case 0:
 				// Not in that half: in the rest, proved once a swap of it
-				// passes (a last one left is swapped alone to prove it).
-				suspects, proved = suspects[len(half):], false
+				// passes (a last one left is swapped alone to prove it),
+				// unless the suspects were proved: then the check passes
+				// with the reference's bodies of the whole, and fails
+				// without those of the rest, and one function left is
+				// needed to fail it, with no build more (trial J's
+				// cache.Update, the 13th of 13 suspects, was left
+				// unnamed when the four builds ran out).
+				rest := suspects[len(half):]
+				if proved && len(rest) == 1 {
+					how = FuncNeeded
+				} else {
+					proved = false
+				}
+				suspects = rest
 			default:
 				suspects = nil // the checks part ways
 			}
@@ -123,7 +136,7 @@ func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Dur
 			}
 		}
 		if len(suspects) == 1 && proved {
-			k.putOn(outcomes, checks, suspects[0], FuncBySwap)
+			k.putOn(outcomes, checks, suspects[0], how)
 		}
 	}
 	return nil
@@ -138,8 +151,11 @@ func (k *code) putOn(outcomes map[string]*outcome, checks []string, key string, 
 		outcomes[t].fn, outcomes[t].fnProof = key, how
 	}
 	id := outcomes[checks[0]].culprit
-	if how == FuncBySwap {
+	switch how {
+	case FuncBySwap:
 		how = FuncBySwapOfOthers
+	case FuncNeeded:
+		return // a swap of more than it proved it: no proof for another check
 	}
 	for _, o := range outcomes {
 		if o.located == Likely && o.culprit == id && o.fn == "" {

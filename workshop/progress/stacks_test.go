@@ -1,10 +1,12 @@
 package progress
 
 import (
-	"example.com/walkthrough/workshop/exgen"
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"example.com/walkthrough/workshop/exgen"
 )
 
 // A race report as go test -race prints it (one from a real run, with
@@ -216,5 +218,34 @@ func TestAPanicClientGoLoggedIsTwoLines(t *testing.T) {
 	}
 	if strings.Contains(got, "logPanic") {
 		t.Errorf("the stack is still there:\n%s", got)
+	}
+}
+
+// TestASpinningGoroutineIsShownBeforeItsWaiters: trial I's pump offered
+// the same notification again and again; four goroutines waiting for the
+// pipeline were shown, the spinning one, fifth, was left out.
+func TestASpinningGoroutineIsShownBeforeItsWaiters(t *testing.T) {
+	k := testCode()
+	var waiters []string
+	for i := range 4 {
+		waiters = append(waiters, fmt.Sprintf(`goroutine %d [chan receive (durable), synctest bubble 1]:
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).List(0xc0000a0e00)
+	/w/03-indexer/store.go:%d +0x4e
+`, 20+i, 100+i))
+	}
+	spinning := `goroutine 33 [runnable, synctest bubble 1]:
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00)
+	/w/03-indexer/store.go:57 +0x4e
+`
+	text, owners, _ := k.stuck("TestX", "", strings.Join(append(waiters, spinning), "\n"), "15s")
+	want := "A goroutine at 03-indexer/exercise/store.go:57 in ThreadSafeStore.Update (exercise 3)\n            never waits"
+	if !strings.Contains(text, want) {
+		t.Errorf("stuck reason lacks %q:\n%s", want, text)
+	}
+	if first := strings.Index(text, "A goroutine at"); first < 0 || !strings.HasPrefix(text[first:], "A goroutine at 03-indexer/exercise/store.go:57") {
+		t.Errorf("the spinning goroutine is not shown first:\n%s", text)
+	}
+	if len(owners) == 0 || owners[0] != 3 {
+		t.Errorf("owners = %v, want exercise 3 first", owners)
 	}
 }

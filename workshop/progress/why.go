@@ -48,6 +48,7 @@ type code struct {
 	literalsOnce sync.Once
 	yourLiterals []literal
 	refTexts     map[string]bool
+	refFormats   map[string][]string // function → the reference's format strings in it
 	// The functions of yours that keep a lock (keepers), read once per
 	// check for every stuck or left-out test's report.
 	keepersOnce sync.Once
@@ -140,10 +141,11 @@ func waits(state string) string {
 		return "waits for a lock or a WaitGroup that is never released?"
 	case strings.HasPrefix(state, "sleep"):
 		return "sleeps in a loop that never ends?"
-	case state == "runnable" || state == "running":
+	case isRunning(state):
 		// It was not waiting when the test stopped: it runs and runs.
 		return "never waits: a loop that never ends? (a receive from a closed channel\n" +
-			"              returns at once, again and again; a select with a default spins)"
+			"              returns at once, again and again; a select with a default spins;\n" +
+			"              two loops hand the same value back and forth)"
 	}
 	return "is " + state + "."
 }
@@ -363,22 +365,34 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 		switch {
 		case isLockWait(g.state):
 			return 0
-		case k.heldWhileWaiting(g) != "":
+		case isRunning(g.state):
+			// A goroutine of yours that was running when the step stopped
+			// spins, and the ones waiting wait for it (trial I's pump that
+			// offered the same notification again and again came fifth,
+			// after four goroutines waiting for it, and was left out).
 			return 1
-		case servesRequest(g):
+		case k.heldWhileWaiting(g) != "":
 			return 2
+		case servesRequest(g):
+			return 3
 		}
-		return 3
+		return 4
 	}
 	gs = slices.Clone(gs)
 	slices.SortStableFunc(gs, func(a, b goroutine) int { return rank(a) - rank(b) })
+	said := map[string]bool{} // two listeners' pumps waiting in the same select are one line
 	for _, g := range gs {
 		mine := k.yours(g.frames)
 		if len(mine) == 0 || shown == 4 || locksOnly && !isLockWait(g.state) {
 			continue
 		}
+		line := fmt.Sprintf("          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		if said[line] {
+			continue
+		}
+		said[line] = true
 		shown++
-		fmt.Fprintf(b, "          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		b.WriteString(line)
 		if lock := k.heldWhileWaiting(g); lock != "" {
 			fmt.Fprintf(b, "              It holds %s while it waits: whoever needs %s waits too.\n", lock, lock)
 		}
@@ -393,6 +407,10 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 	}
 	return shown, owners
 }
+
+// isRunning reports whether a goroutine's state in a dump is not a wait:
+// it was running, or ready to, when the binary was stopped.
+func isRunning(state string) bool { return state == "runnable" || state == "running" }
 
 // isChannelWait reports whether a goroutine's state is a wait on a
 // channel: a receive, a send or a select.

@@ -340,6 +340,8 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 		line += " With the reference's body of it alone in its place, this check passes."
 	case progress.FuncBySwapOfOthers:
 		line += " With the reference's body of it alone in its place, the checks of this exercise that fail every time pass."
+	case progress.FuncNeeded:
+		line += " With the reference's bodies of it and of other functions of the exercise, this check passes; with the others' alone, it still fails."
 	}
 	return line
 }

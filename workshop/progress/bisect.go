@@ -76,11 +76,17 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	}
 	// The likeliest first: named by the evidence, then the larger share
 	// of the checks running its code that diverged, then the later
-	// exercise (later code is more specific).
+	// exercise (later code is more specific). The exercise check NN N
+	// asks about is the code you just wrote: half a point more (trial
+	// J's check 03 6 swapped exercises 10 to 7 before 6, and took as
+	// long as check 03).
 	score := func(id int) float64 {
 		share := float64(count[id]) / float64(max(runs[id], count[id]))
 		if named[id] {
 			share++
+		}
+		if id == k.asked {
+			share += 0.5
 		}
 		return share
 	}
@@ -117,13 +123,30 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	head := open[:min(len(open), few)]
 	// The likeliest alone first, where halving would take three swaps or
 	// more: it is usually right, and one swap settles it (trial G's
-	// controller.run, the first of nine suspects, took four).
+	// controller.run, the first of nine suspects, took four); from three
+	// suspects when it is the exercise check NN N asks about, after the
+	// likeliest if that is another (trial J's check 03 6 halved five
+	// suspects, 6 first, in four swaps). Not one just tried alone as a
+	// proved culprit.
 	searched := suspects
-	if len(suspects) >= 4 && len(likely) == 0 {
-		if err := sw.tryFirst(outcomes, suspects[:1], head, candidates); err != nil {
+	var fresh []int // the suspects of the checks left that were not tried alone
+	for _, id := range suspects {
+		if !slices.Contains(likely, id) && slices.ContainsFunc(unsettled(head), func(t string) bool { return slices.Contains(candidates[t], id) }) {
+			fresh = append(fresh, id)
+		}
+	}
+	var alone []int
+	if len(fresh) >= 4 {
+		alone = fresh[:1]
+	}
+	if len(fresh) >= 3 && slices.Contains(fresh, k.asked) && !slices.Contains(alone, k.asked) {
+		alone = append(alone, k.asked)
+	}
+	if len(alone) > 0 {
+		if err := sw.tryFirst(outcomes, alone, head, candidates); err != nil {
 			return err
 		}
-		searched = suspects[1:]
+		searched = slices.DeleteFunc(slices.Clone(suspects), func(id int) bool { return slices.Contains(alone, id) })
 	}
 	if err := sw.locate(outcomes, searched, unsettled(head), false); err != nil {
 		return err

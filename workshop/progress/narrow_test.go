@@ -57,3 +57,59 @@ func TestABlameIsNarrowedToAFunction(t *testing.T) {
 	}
 	t.Fatal("no exercise 1 in the result")
 }
+
+// TestTheExerciseAskedAboutIsSwappedFirst: check 03 6 on a finished copy
+// whose IndexKeys no longer sorts is put on exercise 6 with one swap of
+// exercises, not a halving of its five suspects (trial J's check 03 6
+// took as long as check 03), and on IndexKeys.
+func TestTheExerciseAskedAboutIsSwappedFirst(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds chapter 03's tests several times")
+	}
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.Find(root, "03")
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := list[0]
+	files, err := exgen.Generate(c.Dir, func(int) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	name := exgen.ExerciseDir + "/store.go"
+	src := string(files[name])
+	find := "\tslices.Sort(list)\n"
+	if strings.Count(src, find) != 1 {
+		t.Fatalf("store.go: %q occurs %d times", find, strings.Count(src, find))
+	}
+	files[name] = []byte(strings.Replace(src, find, "", 1))
+	var swaps []string
+	res, err := CheckWith(c, Options{Files: files, Only: 6, EverySuspect: true, Say: func(what string) {
+		if strings.Contains(what, "finding whose code diverged:") {
+			swaps = append(swaps, what)
+		}
+	}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Exercises {
+		if e.ID == 6 && (e.Status != Fail || e.Func != "ThreadSafeStore.IndexKeys") {
+			t.Errorf("exercise 6: %v, function %q, want failing on ThreadSafeStore.IndexKeys", e.Status, e.Func)
+		}
+	}
+	// A check whose frames name another exercise has that one tried first;
+	// then 6 alone, never halved with others.
+	alone := false
+	for _, s := range swaps {
+		alone = alone || strings.HasSuffix(s, "the reference's exercise 6")
+		if strings.Contains(s, " 6,") || strings.Contains(s, ", 6") {
+			t.Errorf("exercise 6 was swapped with others: %q (all: %q)", s, swaps)
+		}
+	}
+	if !alone {
+		t.Errorf("exercise 6 was never swapped alone: %q", swaps)
+	}
+}

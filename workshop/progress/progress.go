@@ -344,6 +344,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	k.say = opts.say
 	k.idle = idleFor(c.RealClock())
 	k.everySuspect = opts.EverySuspect
+	k.asked = opts.Only
 	if k.notYours, err = referenceRuns(c, opts.Files); err != nil {
 		return nil, err
 	}

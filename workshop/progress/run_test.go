@@ -507,3 +507,30 @@ func TestAStopForWaitingIsEveryWaitersOwn(t *testing.T) {
 		t.Errorf("the waiting checks started %d times (%v), want once each", len(got), got)
 	}
 }
+
+// TestPlainFailureKeepsADiffsChanges: a fuzz target's cmp.Diff, fifty
+// lines long, keeps its - and + lines wherever they are (trial I's
+// FuzzInformer report kept its first and last lines and left the first
+// change out).
+func TestPlainFailureKeepsADiffsChanges(t *testing.T) {
+	var out strings.Builder
+	out.WriteString("    fuzz_test.go:37: after step 0, your copy and client-go differ (-client-go +your copy):\n          (\n          \t\"\"\"\n")
+	for i := range 30 {
+		fmt.Fprintf(&out, "          \tstep %d\n", i)
+	}
+	out.WriteString("        - \th1: ADD ns/a@5\n        + \th1: ADD ns/b@6\n")
+	for i := range 20 {
+		fmt.Fprintf(&out, "          \tafter %d\n", i)
+	}
+	out.WriteString("          \t\"\"\"\n          )\n")
+	k := &code{s: &standIn{yours: map[string]string{}}}
+	got, _ := k.plain(out.String())
+	for _, want := range []string{"differ (-client-go", "- \th1: ADD ns/a@5", "+ \th1: ADD ns/b@6", "step 29", "after 1\n", "… (29 lines left out)", "… (17 lines left out)"} {
+		if !strings.Contains(got, want) {
+			t.Errorf("report lacks %q:\n%s", want, got)
+		}
+	}
+	if strings.Contains(got, "step 27") || strings.Contains(got, "after 5\n") {
+		t.Errorf("report keeps lines far from the change:\n%s", got)
+	}
+}

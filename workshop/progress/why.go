@@ -32,6 +32,10 @@ type code struct {
 	// everySuspect: Options.EverySuspect, for narrow too (every function
 	// of the exercise a suspect, as the tests of the tests search).
 	everySuspect bool
+	// asked is Options.Only: the exercise check NN N was asked about,
+	// the one you are working on, so the likeliest suspect after those
+	// the evidence names (bisect).
+	asked int
 	// plainChecks are the binary's top-level checks, which the blame file
 	// does not measure (plainChecks).
 	plainChecks []string
@@ -478,8 +482,16 @@ func (k *code) plain(output string) (string, []int) {
 		head, tail = 30, 30
 	}
 	if len(lines) > head+tail+1 {
-		cut := len(lines) - head - tail
-		lines = append(append(lines[:head:head], fmt.Sprintf("… (%d lines left out)", cut)), lines[len(lines)-tail:]...)
+		if changed := diffLines(lines); changed != nil {
+			// A diff (cmp.Diff's, a fuzz target's) says what diverged in
+			// its - and + lines, wherever they are: trial I's FuzzInformer
+			// report kept its first and last lines and left the first
+			// change out.
+			lines = aroundChanges(lines, changed)
+		} else {
+			cut := len(lines) - head - tail
+			lines = append(append(lines[:head:head], fmt.Sprintf("… (%d lines left out)", cut)), lines[len(lines)-tail:]...)
+		}
 	}
 	var b strings.Builder
 	b.WriteString("Failed:\n")
@@ -487,6 +499,66 @@ func (k *code) plain(output string) (string, []int) {
 		b.WriteString(foldProse(line))
 	}
 	return b.String(), nil
+}
+
+// diffLines returns which of a test's lines are a diff's changes (a line
+// that starts, past its indent, with "- " or "+ ", cmp.Diff's "-\t"), or
+// nil when none is.
+func diffLines(lines []string) []bool {
+	var changed []bool
+	found := false
+	for i, line := range lines {
+		t := strings.TrimLeft(line, " \t")
+		if len(t) >= 2 && (t[0] == '-' || t[0] == '+') && (t[1] == ' ' || t[1] == '\t') {
+			if changed == nil {
+				changed = make([]bool, len(lines))
+			}
+			changed[i], found = true, true
+		}
+	}
+	if !found {
+		return nil
+	}
+	return changed
+}
+
+// aroundChanges keeps, of a test's lines, its first two (what failed), each
+// change of a diff with two lines either side, up to maxChanges changes,
+// and its last three (a diff's end, or what the test said after it); what
+// is left out between is counted.
+func aroundChanges(lines []string, changed []bool) []string {
+	const context, maxChanges = 2, 12
+	keep := make([]bool, len(lines))
+	for _, i := range []int{0, 1, len(lines) - 3, len(lines) - 2, len(lines) - 1} {
+		if i >= 0 && i < len(lines) {
+			keep[i] = true
+		}
+	}
+	changes := 0
+	for i := range lines {
+		if !changed[i] || changes == maxChanges {
+			continue
+		}
+		changes++
+		for j := max(0, i-context); j <= min(len(lines)-1, i+context); j++ {
+			keep[j] = true
+		}
+	}
+	var out []string
+	for i := 0; i < len(lines); {
+		if keep[i] {
+			out = append(out, lines[i])
+			i++
+			continue
+		}
+		j := i
+		for j < len(lines) && !keep[j] {
+			j++
+		}
+		out = append(out, fmt.Sprintf("… (%d lines left out)", j-i))
+		i = j
+	}
+	return out
 }
 
 // reportWidth is the widest line a report should have (the runner's).

@@ -411,6 +411,12 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 		if cutShort {
 			fails = runs
 		}
+		if o.hung && res.HungOn[t] != "" {
+			// Left out again, beside a check stuck again: still not known
+			// to fail, it follows that check (judge).
+			o.follows = res.HungOn[t]
+			continue
+		}
 		if o.hung && res.Passed[t] && fails == 0 {
 			// Left out of the first run, as it runs code a stuck check
 			// waited in, it passed every run on its own: it was never

@@ -49,6 +49,12 @@ type outcome struct {
 	notRun   bool  // it never ran: the binary stopped before it
 	stuck    bool  // it was stopped for making no progress
 	hung     bool  // left out: it would wait where a stuck test did (HungOn)
+	// follows is the stuck check a hung one was left out beside in
+	// confirm's run too: never run, it is not known to fail on its own,
+	// and is put where that check is, not searched (trial K's
+	// add-after-never-waits-for-the-loop, which passes, was swapped and
+	// blamed on the first exercise whose swap let it run).
+	follows string
 	// passedAlone: left out of the first run (hung), it passed every run
 	// on its own (confirm): it fails only beside the check that got stuck.
 	passedAlone bool
@@ -127,7 +133,14 @@ func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
 		out[test] = k.outcome(test, res, quiet)
 	}
 	if res.Leaks != "" {
-		text, owners := k.leaked(res.Leaks, "every test had passed")
+		after := "every test had passed"
+		for _, passed := range res.Passed {
+			if !passed {
+				after = "the tests had ended" // trial K read "had passed" over ten failing checks
+				break
+			}
+		}
+		text, owners := k.leaked(res.Leaks, after)
 		out[LeakCheck] = &outcome{test: LeakCheck, report: indentReason(text), owners: owners, proof: len(owners) > 0}
 	}
 	return out
@@ -626,6 +639,11 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 		// the last suspect of a share-ordered search: 8 builds, 48 s).
 		if err := k.bisect(outcomes, solid, candidates, runs, env, quiet, flags, false, provedCulprits(outcomes)); err != nil {
 			return err
+		}
+	}
+	for _, o := range outcomes {
+		if f := outcomes[o.follows]; o.follows != "" && f != nil && f.located.settled() && f.culprit != 0 {
+			o.culprit, o.located = f.culprit, WaitsLike
 		}
 	}
 	// A flaky check that runs the code of an exercise proved wrong (by

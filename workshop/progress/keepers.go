@@ -540,14 +540,26 @@ func (k *code) takenTwice(b *strings.Builder, gs []goroutine) (owners []int, cul
 			continue
 		}
 		want := k.lockTakenAt(mine[0]) // the lock it waits for
-		for _, f := range mine[1:] {
+		for i, f := range mine[1:] {
 			if !k.sameLock(mine[0], want, f, k.heldAt(f)) {
 				continue
 			}
-			fmt.Fprintf(b, "          Taken twice: %s holds the lock it then waits for\n"+
-				"            %s (a sync lock is not reentrant)\n", k.function(f), k.path(f))
-			if id := k.owner(f); id != 0 {
-				return []int{id}, funcKey(f.fn, k.pkg)
+			// The call that takes the lock again is made by the caller of
+			// the function that waits: the holder itself, or a function
+			// it calls holding the lock, which is then the one at fault
+			// (trial K's startShutdown, "call it with q.mu held", called
+			// ShuttingDown, which locks; the report named ShutDown).
+			at := mine[1]
+			if i == 0 {
+				fmt.Fprintf(b, "          Taken twice: %s holds the lock it then waits for\n"+
+					"            %s (a sync lock is not reentrant)\n", k.function(f), k.path(f))
+			} else {
+				fmt.Fprintf(b, "          Taken twice: %s holds the lock, and %s, called\n"+
+					"            under it, calls %s, which takes it again (a sync lock is not\n"+
+					"            reentrant): %s\n", k.function(f), k.function(at), k.function(mine[0]), k.path(at))
+			}
+			if id := k.owner(at); id != 0 {
+				return []int{id}, funcKey(at.fn, k.pkg)
 			}
 			return nil, ""
 		}

@@ -235,6 +235,26 @@ func TestStuckNamesALockTakenTwice(t *testing.T) {
 	}
 }
 
+// A helper called with the lock held that calls a function which takes
+// it: the helper is named, not the holder (trial K's startShutdown
+// called ShuttingDown; the report named ShutDown).
+func TestStuckNamesTheHelperThatTakesALockAgain(t *testing.T) {
+	k := testCode()
+	k.funcs["ThreadSafeStore.missing"] = 6
+	src := strings.Replace(takesItTwice, "\tif s.Get(key) == nil {\n\t\ts.items[key] = obj\n\t}\n}\n",
+		"\ts.missing(key, obj)\n}\n\nfunc (s *ThreadSafeStore) missing(key string, obj any) {\n\tif s.Get(key) == nil {\n\t\ts.items[key] = obj\n\t}\n}\n", 1)
+	k.s.files = map[string][]byte{"store.go": []byte(src)}
+	dump := strings.Replace(twiceDump, "example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00, {0x8c3a5e, 0x4}, {0x0, 0x0})\n\t/w/03-indexer/store.go:12 +0x4e\n",
+		"example.com/walkthrough/03-indexer.(*ThreadSafeStore).missing(0xc0000a0e00, {0x8c3a5e, 0x4}, {0x0, 0x0})\n\t/w/03-indexer/store.go:16 +0x4e\n"+
+			"example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00, {0x8c3a5e, 0x4}, {0x0, 0x0})\n\t/w/03-indexer/store.go:12 +0x4e\n", 1)
+	text, owners, culprit := k.stuck("TestScenarios/x", "", dump, "1s")
+	want := "Taken twice: ThreadSafeStore.Update (exercise 3) holds the lock, and ThreadSafeStore.missing (exercise 6), called\n" +
+		"            under it, calls ThreadSafeStore.Get (exercise 3), which takes it again"
+	if !strings.Contains(text, want) || culprit != "ThreadSafeStore.missing" || len(owners) == 0 || owners[0] != 6 {
+		t.Errorf("culprit %q, owners %v; stuck reason lacks %q:\n%s", culprit, owners, want, text)
+	}
+}
+
 // A function handed a held lock that unlocks it to let others in while it
 // works must take it back before it returns; a deferred Lock does.
 func TestReleasersIn(t *testing.T) {
@@ -329,6 +349,56 @@ func (p *sharedProcessor) distribute() {
 	}
 	if want := "wakes it (Broadcast or Signal) once, where the reference's does twice"; !strings.Contains(b.String(), want) {
 		t.Errorf("lacks %q:\n%s", want, b.String())
+	}
+}
+
+// A goroutine waits for metricsDone; the reference's loop says Done to it
+// as it returns, yours never does: the loop is named, and proves the
+// exercise (trial K's ShutDown waited, and the report named it and the
+// delaying queue's loop, both waiting). A WaitGroup your code starts its
+// goroutines with (Go says Done) is not judged.
+func TestNeverDoneNamesTheMissingDone(t *testing.T) {
+	k := testCode()
+	k.funcs["Typed.loop"], k.funcs["Typed.stop"] = 4, 1
+	k.done = map[string][]byte{"exercise/store.go": []byte(`package p
+
+func (q *Typed) loop() {
+	defer q.metricsDone.Done()
+	<-q.stop
+}
+
+func (q *Typed) stop() {
+	q.metricsDone.Wait()
+}
+`)}
+	yours := `package p
+
+func (q *Typed) loop() {
+	<-q.stop
+}
+
+func (q *Typed) stop() {
+	q.metricsDone.Wait()
+}
+`
+	k.s.files = map[string][]byte{"store.go": []byte(yours)}
+	gs := []goroutine{{state: "sync.WaitGroup.Wait (durable)", frames: []frame{{fn: "example.com/walkthrough/03-indexer.(*Typed).stop", file: "/w/03-indexer/store.go", line: 8}}}}
+	var b strings.Builder
+	owners, culprit := k.neverWoken(&b, gs)
+	if culprit != "Typed.loop" || !slices.Equal(owners, []int{4}) {
+		t.Errorf("culprit %q, owners %v; want Typed.loop, [4]:\n%s", culprit, owners, b.String())
+	}
+	if want := "Never done: a goroutine of yours waits for metricsDone (a WaitGroup), and Typed.loop (exercise 4)\n          calls its Done nowhere, where the reference's does once."; !strings.Contains(b.String(), want) {
+		t.Errorf("lacks %q:\n%s", want, b.String())
+	}
+
+	k = testCode()
+	k.funcs["Typed.loop"], k.funcs["Typed.stop"] = 4, 1
+	k.done = map[string][]byte{"exercise/store.go": []byte(strings.Replace(yours, "\t<-q.stop\n", "\tdefer q.metricsDone.Done()\n\t<-q.stop\n", 1))}
+	k.s.files = map[string][]byte{"store.go": []byte(yours + "\nfunc (q *Typed) start() { q.metricsDone.Go(q.loop) }\n")}
+	b.Reset()
+	if owners, culprit := k.neverWoken(&b, gs); culprit != "" || len(owners) != 0 {
+		t.Errorf("a WaitGroup started with Go: culprit %q, owners %v:\n%s", culprit, owners, b.String())
 	}
 }
 

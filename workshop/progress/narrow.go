@@ -115,14 +115,14 @@ func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Dur
 			case 0:
 				// Not in that half: in the rest, proved once a swap of it
 				// passes (a last one left is swapped alone to prove it),
-				// unless the suspects were proved: then the check passes
-				// with the reference's bodies of the whole, and fails
-				// without those of the rest, and one function left is
-				// needed to fail it, with no build more (trial J's
-				// cache.Update, the 13th of 13 suspects, was left
-				// unnamed when the four builds ran out).
+				// unless the suspects were proved and no build is left:
+				// then the check passes with the reference's bodies of
+				// the whole, and fails without those of the rest, so one
+				// function left is needed to fail it (trial J's
+				// cache.Update, the 13th of 13 suspects, was left unnamed
+				// when the four builds ran out).
 				rest := suspects[len(half):]
-				if proved && len(rest) == 1 {
+				if proved && len(rest) == 1 && builds == narrowBuilds {
 					how = FuncNeeded
 				} else {
 					proved = false
@@ -158,7 +158,12 @@ func (k *code) putOn(outcomes map[string]*outcome, checks []string, key string, 
 		return // a swap of more than it proved it: no proof for another check
 	}
 	for _, o := range outcomes {
-		if o.located == Likely && o.culprit == id && o.fn == "" {
+		// And the leak check put on the exercise by the frames of what
+		// leaked, which are the victim's, not the function that should
+		// have stopped it (trial K's delaying ShutDown that never stopped
+		// its loop: the leak, shown, named waitingLoop; the checks,
+		// narrowed to ShutDown, were listed under it).
+		if (o.located == Likely || o.test == LeakCheck && o.located == ByFrames) && o.culprit == id && o.fn == "" {
 			o.fn, o.fnProof = key, how
 		}
 	}

@@ -92,6 +92,7 @@ const (
 	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
 	Unsteady          // the check fails only sometimes, and failed too with the reference's code in place of every exercise: not your code
 	Likely            // the check fails only sometimes, and runs code of this exercise that checks failing every time were proved to diverge in
+	WaitsLike         // left out of every run, as it would wait where a stuck check did, which was put on this exercise
 )
 
 // bySwap says whether a swap proved it: the check passed, once or as
@@ -104,7 +105,7 @@ func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
 func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely", "waits like a stuck check"}[p]
 }
 
 // Chapter is one chapter's result.

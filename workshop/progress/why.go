@@ -198,8 +198,14 @@ func (k *code) crashed(crash, dump string) (text string, owners []int, culprit s
 			"          but blocked goroutines remain\")\n")
 	} else {
 		// A harness panic can be a paragraph (a stuck step says why): wrapped
-		// under its label, as the rest of a report.
-		b.WriteString(wrap.Label("Panic:    ", raw, 78) + "\n")
+		// under its label, as the rest of a report. The scenario harness's
+		// own stop of a stuck step is a Stuck: (trial K read "Panic:" and
+		// looked for a panic of its code).
+		label := "Panic:    "
+		if strings.Contains(raw, " is stuck: ") || strings.Contains(raw, "stopping what it started") {
+			label = "Stuck:    "
+		}
+		b.WriteString(wrap.Label(label, raw, 78) + "\n")
 	}
 	gs := parseDump(dump)
 	if len(gs) == 0 {

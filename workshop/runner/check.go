@@ -289,6 +289,8 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		where += ". It is the exercise this check is for; no swap could say whose code fails it, as it fails only sometimes."
 	case progress.Likely:
 		where += ". The failure most likely comes from your code of it: this check fails only sometimes, and checks that fail every time were proved to fail on your code of it."
+	case progress.WaitsLike:
+		where += ". This check was not run, as it would wait where a stuck check did, and that check fails on your code of it."
 	case progress.FlakyBySwap:
 		where += ". The failure comes from your code of it: the check fails only sometimes, and with the reference's in its place it passed"
 		if e.SwapRuns > 0 {

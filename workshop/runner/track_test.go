@@ -401,3 +401,34 @@ func TestDeepAgainBringsYourDeepWorkBack(t *testing.T) {
 		t.Errorf("deep 03 after core: of the deep exercises you never wrote, only %v are stubs", left)
 	}
 }
+
+// TestDeepAgainBringsBackAnExerciseCoreHalfLeftAlone: exercise 3 is in
+// store.go and indexer.go; your indexer.go part is the reference's to the
+// byte, so core changed store.go alone and kept no copy of indexer.go.
+// deep brings exercise 3 back all the same (trial K's exercise 4 became
+// stubs).
+func TestDeepAgainBringsBackAnExerciseCoreHalfLeftAlone(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	r.now, r.Yes = ticking(), true
+	must(t, r.Deep("03"))
+	done, err := exgen.Generate(c.Dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	store, indexer := filepath.Join(exgen.ExerciseDir, "store.go"), filepath.Join(exgen.ExerciseDir, "indexer.go")
+	mine := strings.Replace(string(done[store]), "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\told := s.items[key]",
+		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tprev := s.items[key] // mine\n\told := prev", 1)
+	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
+	must(t, os.WriteFile(filepath.Join(c.Dir, indexer), done[indexer], 0o644))
+	must(t, r.Core("03"))
+	out.take()
+	must(t, r.Deep("03"))
+	contains(t, "deep 03 after core", out.take(), "Your own code of exercise 3, kept when you went to the core track")
+	for name, want := range map[string]string{store: "prev := s.items[key] // mine", indexer: ""} {
+		now, err := os.ReadFile(filepath.Join(c.Dir, name))
+		must(t, err)
+		if want != "" && !strings.Contains(string(now), want) || name == indexer && string(now) != string(done[indexer]) {
+			t.Errorf("deep 03 after core did not bring your %s of exercise 3 back:\n%s", name, now)
+		}
+	}
+}

@@ -75,7 +75,13 @@ func writeStep(b *strings.Builder, rel, impl string, f *File, d *divergence) {
 		if i == 0 {
 			label = "After:"
 		}
-		fmt.Fprintf(b, "  %-10s%d %s\n", label, d.step-len(d.before)+i, firstLine(cmd))
+		cmd, input, _ := strings.Cut(cmd, "\n")
+		fmt.Fprintf(b, "  %-10s%d %s\n", label, d.step-len(d.before)+i, cmd)
+		for _, line := range strings.Split(input, "\n") {
+			if line != "" {
+				fmt.Fprintf(b, "              %s\n", line)
+			}
+		}
 	}
 	// The label is padded like the others, so a two-digit step lines up.
 	fmt.Fprintf(b, "  %-10s%s\n", fmt.Sprintf("Step %d:", d.step), d.cmd)
@@ -200,10 +206,4 @@ func Fold(text string, width int) []string {
 		line = strings.TrimSpace(line + " " + word)
 	}
 	return append(lines, line)
-}
-
-// firstLine is a command's first line: a step's input is not repeated.
-func firstLine(cmd string) string {
-	line, _, _ := strings.Cut(cmd, "\n")
-	return line
 }

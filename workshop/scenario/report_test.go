@@ -52,3 +52,26 @@ func TestCatchKeepsWhereItPanicked(t *testing.T) {
 		t.Error("an index panic taken for a stub")
 	}
 }
+
+// The steps played before a failing one show their input's first lines:
+// "1 new-limiter" alone did not say which limiter (trial K), and five of
+// them, as a drain's order is made by an add-after four steps up.
+func TestStepsBeforeShowTheirInput(t *testing.T) {
+	before := []string{withInput("new-limiter", "fast-slow(1ms, 1s, 2)\n"), withInput("list", "a\nb\nc\nd\n"), "advance 1s"}
+	var b strings.Builder
+	writeStep(&b, "fast-slow.txt:11", "your copy", &File{}, &divergence{step: 4, cmd: "when a repeat=4", before: before})
+	want := "  After:    1 new-limiter\n" +
+		"              fast-slow(1ms, 1s, 2)\n" +
+		"            2 list\n" +
+		"              a\n" +
+		"              b\n" +
+		"              … (2 lines more)\n" +
+		"            3 advance 1s\n" +
+		"  Step 4:   when a repeat=4\n"
+	if !strings.HasSuffix(b.String(), want) {
+		t.Errorf("report:\n%s\nwant it to end:\n%s", b.String(), want)
+	}
+	if stepsBefore < 5 {
+		t.Errorf("stepsBefore = %d: a drain's order is made four steps up", stepsBefore)
+	}
+}

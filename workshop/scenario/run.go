@@ -143,7 +143,7 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 		if failure != nil {
 			return d.Expected // already failed: leave the rest untouched
 		}
-		defer func() { before = lastOf(append(before, d.FullCmd()), stepsBefore) }()
+		defer func() { before = lastOf(append(before, withInput(d.FullCmd(), d.Input)), stepsBefore) }()
 		if opts.Bubble {
 			defer watchStuck(d)()
 		}
@@ -167,8 +167,25 @@ func runFile(t *testing.T, chapter, impl string, f *File, start func(testing.TB,
 
 // stepsBefore is how many of the steps before a failing one its report
 // shows: a "when a" that waits too long reads differently after a
-// "forget a" (the 05 trial opened the file to find it).
-const stepsBefore = 3
+// "forget a" (the 05 trial opened the file to find it); a drain's order
+// is made by the add-after four steps up (trial K's was left out at
+// three).
+const stepsBefore = 5
+
+// withInput is a step's command with the first lines of its input, as
+// the report shows a step played before the failing one: "new-limiter"
+// alone did not say which limiter (trial K).
+func withInput(cmd, input string) string {
+	const most = 2
+	lines := strings.Split(strings.TrimRight(input, "\n"), "\n")
+	if input == "" {
+		return cmd
+	}
+	if len(lines) > most {
+		lines = append(lines[:most], fmt.Sprintf("… (%d lines more)", len(lines)-most))
+	}
+	return cmd + "\n" + strings.Join(lines, "\n")
+}
 
 // lastOf is the last n of list, or all of it.
 func lastOf(list []string, n int) []string {

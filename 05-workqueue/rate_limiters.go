@@ -84,6 +84,7 @@ func (r *TypedItemExponentialFailureRateLimiter[T]) When(item T) time.Duration {
 	// exercise:hint You count this failure. You return base doubled once per earlier failure, and
 	//   never more than max.
 	// exercise:hint A doubling that does not fit in a time.Duration gives max, not an overflow.
+	//   Forget deletes the item's count, so its next wait is base again; NumRequeues reads it.
 	// exercise:deeper You hold r.mu. You read n := r.failures[item], then store n + 1.
 	// exercise:deeper base<<n fits while base <= math.MaxInt64>>n. Otherwise you return r.max. A
 	//   zero base stays zero.

@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"testing/synctest"
 	"time"
 
 	"example.com/walkthrough/workshop/scenario"
@@ -34,6 +35,7 @@ func TestStress(t *testing.T) {
 		t.Fatal(err)
 	}
 	scenario.Stress(t, 1, "shutting-down-asked-during-shutdown", func(t *testing.T) { askWhileShuttingDown(t, impls[name]) })
+	scenario.Stress(t, 1, "an-unnamed-queue-starts-no-goroutine", func(t *testing.T) { unnamedQueueStartsNothing(t, impls[name]) })
 	scenario.Stress(t, 4, "unfinished-work-refreshed-beside-workers", func(t *testing.T) { metricsBesideWorkers(t, impls[name]) })
 	scenario.Stress(t, 5, "exponential-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], exponential) })
 	scenario.Stress(t, 6, "fast-slow-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], fastSlow) })
@@ -47,6 +49,7 @@ func TestStress(t *testing.T) {
 	if name == scenario.Reference {
 		t.Run("client-go", func(t *testing.T) {
 			askWhileShuttingDown(t, impls[scenario.ClientGo])
+			unnamedQueueStartsNothing(t, impls[scenario.ClientGo])
 			metricsBesideWorkers(t, impls[scenario.ClientGo])
 			limiterFromManyWorkers(t, impls[scenario.ClientGo], exponential)
 			limiterFromManyWorkers(t, impls[scenario.ClientGo], fastSlow)
@@ -162,6 +165,20 @@ func askWhileShuttingDown(t *testing.T, im impl) {
 	}()
 	q.ShutDown()
 	<-stopped
+}
+
+// unnamedQueueStartsNothing makes a queue with no name, so no metrics, and
+// never shuts it down: it started no goroutine, so none is left when the
+// bubble ends. A metrics loop started for every queue, named or not, is
+// one goroutine per queue for nothing, left running by every caller that
+// never shuts its queue down (trial K's passed every check).
+func unnamedQueueStartsNothing(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		q := im.NewQueue(plainQueue, "", nil)
+		if q.Len() != 0 {
+			t.Errorf("a new queue holds %d items", q.Len())
+		}
+	})
 }
 
 // metricsBesideWorkers runs a named queue, whose metrics loop refreshes

@@ -83,8 +83,11 @@ func (k *code) narrow(outcomes map[string]*outcome, env []string, quiet time.Dur
 		few := slices.Clone(checks)
 		slices.SortStableFunc(few, func(a, b string) int {
 			oa, ob := outcomes[a], outcomes[b]
-			if solid(oa) != solid(ob) {
-				return map[bool]int{true: -1, false: 1}[solid(oa)]
+			switch {
+			case solid(oa) && !solid(ob):
+				return -1
+			case solid(ob) && !solid(oa):
+				return 1
 			}
 			return cmp.Compare(oa.took, ob.took)
 		})

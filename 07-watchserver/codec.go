@@ -102,7 +102,9 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	//   array by items). A new CRD is then established: one update of its status, acceptedNames =
 	//   spec.names and the conditions NamesAccepted (NoConflicts, "no conflicts found") and
 	//   Established (InitialNamesAccepted, "the initial names have been accepted") True, then
-	//   s.register.
+	//   s.register. Before its create, a CRD is validated (validateCRD, every fault in one 422
+	//   naming CustomResourceDefinition.apiextensions.k8s.io): its name is
+	//   spec.names.plural+"."+spec.group, group, plural and kind are set, one version is stored.
 	c := obj.DeepCopyObject()
 	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)

@@ -100,6 +100,7 @@ func defaultCRD(u *unstructured.Unstructured) {
 // upstream: k8s.io/apiextensions-apiserver/pkg/apis/apiextensions/validation/validation.go
 // (ValidateCustomResourceDefinition)
 func validateCRD(u *unstructured.Unstructured) error {
+	// exercise:begin 1
 	var errs field.ErrorList
 	group, _, _ := unstructured.NestedString(u.Object, "spec", "group")
 	plural, _, _ := unstructured.NestedString(u.Object, "spec", "names", "plural")
@@ -130,6 +131,7 @@ func validateCRD(u *unstructured.Unstructured) error {
 		return nil
 	}
 	return apierrors.NewInvalid(schema.GroupKind{Group: CustomResourceDefinitions.Group, Kind: CustomResourceDefinitions.Kind}, u.GetName(), errs)
+	// exercise:end 1
 }
 
 // customRegistry is what the server serves besides its built-ins: every

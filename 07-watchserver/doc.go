@@ -38,7 +38,7 @@
 //	server.go       the HTTP API: routes, option checks, media types, list or watch
 //	discovery.go    /api, /apis and each group version: what kubectl reads before its first request
 //	patch.go        PATCH: merge, strategic merge and JSON patches, applied in the update's loop
-//	openapi.go      the one OpenAPI operation kubectl apply reads: the ConfigMap's PATCH
+//	openapi.go      the OpenAPI operations kubectl apply reads: each resource's PATCH
 //	selector.go     labelSelector and fieldSelector, and how a watch judges an update twice
 //	crd.go          CustomResourceDefinitions: stored unstructured, established, their resources served
 //	customresource.go  a custom resource: its Resource from the CRD, its strategy, its routes

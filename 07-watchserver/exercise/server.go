@@ -44,7 +44,7 @@ import (
 //	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
 //	*      /apis/apiextensions.k8s.io/v1/customresourcedefinitions[/NAME]   CRDs (crd.go)
 //	*      /apis/G/V/[namespaces/{ns}/]R[/NAME[/status]]   custom resources (customresource.go)
-//	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
+//	GET    /openapi/v3, /openapi/v3/api/v1, /openapi/v3/apis/G/V   OpenAPI, for kubectl apply (openapi.go)
 //
 // Writes go to etcd (the resource's Storage); watches and LIST at
 // resourceVersion=0 are served by the resource's watch cache; other lists

@@ -2,7 +2,9 @@ package watchserver
 
 import (
 	"fmt"
+	"io"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -39,7 +41,29 @@ func mustEncoder(mediaType string) runtime.Encoder {
 	for _, r := range served {
 		gvs = append(gvs, r.GroupVersion())
 	}
-	return scheme.Codecs.EncoderForVersion(info.Serializer, gvs)
+	return unstructuredAsJSON{scheme.Codecs.EncoderForVersion(info.Serializer, gvs)}
+}
+
+// unstructuredAsJSON encodes a custom resource (or a
+// CustomResourceDefinition, served unstructured too) as JSON whatever the
+// media type asked for: it has no protobuf form, and kube-apiserver stores
+// custom resources and CRDs as JSON. Responses never reach here in
+// protobuf for them: the routes of custom resources negotiate JSON first
+// (customresource.go). Anything else goes to the typed encoder.
+//
+// upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+// (unstructuredNegotiatedSerializer), which offers JSON and YAML only.
+type unstructuredAsJSON struct{ typed runtime.Encoder }
+
+func (e unstructuredAsJSON) Encode(obj runtime.Object, w io.Writer) error {
+	if _, ok := obj.(runtime.Unstructured); ok {
+		return unstructured.UnstructuredJSONScheme.Encode(obj, w)
+	}
+	return e.typed.Encode(obj, w)
+}
+
+func (e unstructuredAsJSON) Identifier() runtime.Identifier {
+	return runtime.Identifier("unstructuredAsJSON(" + string(e.typed.Identifier()) + ")")
 }
 
 // encodeStored is the bytes etcd holds for obj. The resourceVersion is never
@@ -64,9 +88,23 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	//   apivalidation.ValidateObjectMetaAccessor with NameIsDNSSubdomain into
 	//   apierrors.NewInvalid(schema.GroupKind{Group: res.Group, Kind: res.Kind}, name, errs).
 	//   decodeStored leaves kind and apiVersion empty (SetGroupVersionKind of the zero one), as
-	//   kube-apiserver's storage: a LIST names them once, on the list, not on each item. This
+	//   kube-apiserver's storage: a LIST names them once, on the list, not on each item; a custom
+	//   resource (a runtime.Unstructured, stored as JSON by the encoders) keeps them. This
 	//   exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get
 	//   handlers with writeObject, writeError, readObject and validateObject.
+	// exercise:deeper A custom resource (and a CRD, both unstructured) is created by createCustom:
+	//   readObject, the URL's namespace, res.PrepareForCreate, then validateMeta (validateObject's
+	//   checks, with no namespace for a cluster-scoped object) and Storage.Create.
+	//   prepareCustomCreate sets generation 1, drops .status when the CRD declares /status, and
+	//   prunes: prune drops every field the schema's properties do not declare (unless
+	//   additionalProperties is a schema, or x-kubernetes-preserve-unknown-fields is true), at the
+	//   root all but apiVersion, kind and metadata, and prunes what it keeps by its own schema (an
+	//   array by items). A new CRD is then established: one update of its status, acceptedNames =
+	//   spec.names and the conditions NamesAccepted (NoConflicts, "no conflicts found") and
+	//   Established (InitialNamesAccepted, "the initial names have been accepted") True, then
+	//   s.register. Before its create, a CRD is validated (validateCRD, every fault in one 422
+	//   naming CustomResourceDefinition.apiextensions.k8s.io): its name is
+	//   spec.names.plural+"."+spec.group, group, plural and kind are set, one version is stored.
 	c := obj.DeepCopyObject()
 	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)
@@ -87,8 +125,12 @@ func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Objec
 	}
 	// As kube-apiserver's storage decodes: no kind, no apiVersion. The
 	// encoder names them on the object it writes, so a GET and a watch
-	// event carry them, and a LIST only once, on the list.
-	obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	// event carry them, and a LIST only once, on the list. A custom
+	// resource (unstructured) keeps them: no encoder knows its kind, and
+	// kube-apiserver names it on every item of a list too.
+	if _, custom := obj.(runtime.Unstructured); !custom {
+		obj.GetObjectKind().SetGroupVersionKind(schema.GroupVersionKind{})
+	}
 	accessor(obj).SetResourceVersion(fmt.Sprint(modRevision))
 	return obj, nil
 	// exercise:end 1

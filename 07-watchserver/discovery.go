@@ -38,20 +38,14 @@ func (s *Server) discovery() {
 			ServerAddressByClientCIDRs: []metav1.ServerAddressByClientCIDR{{ClientCIDR: "0.0.0.0/0", ServerAddress: r.Host}},
 		})
 	})
-	var groups []metav1.APIGroup
-	for _, res := range served {
-		if res.Group != "" && !slices.ContainsFunc(groups, func(g metav1.APIGroup) bool { return g.Name == res.Group }) {
-			gv := metav1.GroupVersionForDiscovery{GroupVersion: res.GroupVersion().String(), Version: res.Version}
-			groups = append(groups, metav1.APIGroup{Name: res.Group, Versions: []metav1.GroupVersionForDiscovery{gv}, PreferredVersion: gv})
-		}
-	}
+	builtins := groupsOf(served)
 	s.mux.HandleFunc("GET /apis", func(w http.ResponseWriter, r *http.Request) {
 		writeDiscovery(w, &metav1.APIGroupList{
 			TypeMeta: metav1.TypeMeta{Kind: "APIGroupList", APIVersion: "v1"},
-			Groups:   groups,
+			Groups:   append(slices.Clone(builtins), groupsOf(s.extensionResources())...),
 		})
 	})
-	for _, g := range groups {
+	for _, g := range builtins {
 		group := g
 		group.TypeMeta = metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}
 		s.mux.HandleFunc("GET /apis/"+g.Name, func(w http.ResponseWriter, r *http.Request) {
@@ -71,20 +65,12 @@ func (s *Server) discovery() {
 			}
 			order = append(order, gv)
 		}
-		lists[gv].APIResources = append(lists[gv].APIResources, metav1.APIResource{
-			Name:         res.Name,
-			SingularName: res.Singular,
-			Namespaced:   true,
-			Kind:         res.Kind,
-			// The verbs this server serves: kube-apiserver's list
-			// also has deletecollection. kubectl apply reads none
-			// of them (TestKubectl passes without "patch" here):
-			// the list tells a client what it may do, so it says
-			// what is served.
-			Verbs:              metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"},
-			ShortNames:         res.ShortNames,
-			StorageVersionHash: storageVersionHash(res.Group, res.Version, res.Kind),
-		})
+		// The verbs this server serves: kube-apiserver's list also has
+		// deletecollection. kubectl apply reads none of them (TestKubectl
+		// passes without "patch" here): the list tells a client what it
+		// may do, so it says what is served.
+		verbs := metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}
+		lists[gv].APIResources = append(lists[gv].APIResources, apiResources(res, verbs)...)
 	}
 	for _, gv := range order {
 		list, path := lists[gv], "/apis/"+gv
@@ -95,6 +81,96 @@ func (s *Server) discovery() {
 			writeDiscovery(w, list)
 		})
 	}
+}
+
+// apiResources is res as discovery lists it, with its subresources.
+func apiResources(res *Resource, verbs metav1.Verbs) []metav1.APIResource {
+	out := []metav1.APIResource{{
+		Name:               res.Name,
+		SingularName:       res.Singular,
+		Namespaced:         !res.ClusterScoped,
+		Kind:               res.Kind,
+		Verbs:              verbs,
+		ShortNames:         res.ShortNames,
+		Categories:         res.Categories,
+		StorageVersionHash: storageVersionHash(res.Group, res.Version, res.Kind),
+	}}
+	for _, sub := range res.Subresources {
+		out = append(out, metav1.APIResource{Name: res.Name + "/" + sub, Namespaced: !res.ClusterScoped, Kind: res.Kind,
+			Verbs: metav1.Verbs{"get", "patch", "update"}})
+	}
+	return out
+}
+
+// groupsOf is the API groups of resources, each with its one version, in
+// the order they first appear (the core group is not one: /api lists it).
+func groupsOf(resources []*Resource) []metav1.APIGroup {
+	var groups []metav1.APIGroup
+	for _, res := range resources {
+		if res.Group != "" && !slices.ContainsFunc(groups, func(g metav1.APIGroup) bool { return g.Name == res.Group }) {
+			gv := metav1.GroupVersionForDiscovery{GroupVersion: res.GroupVersion().String(), Version: res.Version}
+			groups = append(groups, metav1.APIGroup{Name: res.Group, Versions: []metav1.GroupVersionForDiscovery{gv}, PreferredVersion: gv})
+		}
+	}
+	return groups
+}
+
+// extensionResources is CustomResourceDefinitions, then every custom
+// resource served: what discovery lists after the built-ins, as
+// kube-apiserver lists apiextensions.k8s.io among its own groups and the
+// CRDs' groups last.
+func (s *Server) extensionResources() []*Resource {
+	out := []*Resource{CustomResourceDefinitions}
+	for _, cr := range s.customResources() {
+		out = append(out, cr.main)
+	}
+	return out
+}
+
+// customDiscovery answers /apis/G and /apis/G/V for apiextensions.k8s.io
+// and the groups of custom resources, made on each request from what is
+// served now: a CRD created a moment ago is discovered at once.
+// (kube-apiserver's discovery of a new CRD's group follows the CRD's
+// Established condition, moments later.) parts is G, or G and V.
+//
+// upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_discovery_controller.go
+// (DiscoveryController.sync)
+func (s *Server) customDiscovery(w http.ResponseWriter, r *http.Request, parts []string) {
+	find := func() []*Resource {
+		var found []*Resource
+		for _, res := range s.extensionResources() {
+			if res.Group == parts[0] && (len(parts) == 1 || res.Version == parts[1]) {
+				found = append(found, res)
+			}
+		}
+		return found
+	}
+	found := find()
+	if len(found) == 0 {
+		// A group this server does not know yet may be one a CRD in
+		// etcd defines: read them, then look once more.
+		s.loadCRDs(r.Context())
+		if found = find(); len(found) == 0 {
+			writeError(w, r, notFoundPath())
+			return
+		}
+	}
+	if len(parts) == 1 {
+		group := groupsOf(found)[0]
+		group.TypeMeta = metav1.TypeMeta{Kind: "APIGroup", APIVersion: "v1"}
+		writeDiscovery(w, &group)
+		return
+	}
+	list := &metav1.APIResourceList{TypeMeta: metav1.TypeMeta{Kind: "APIResourceList", APIVersion: "v1"}, GroupVersion: found[0].GroupVersion().String()}
+	for _, res := range found {
+		verbs := metav1.Verbs{"create", "delete", "get", "list", "patch", "update", "watch"}
+		if res != CustomResourceDefinitions {
+			// kube-apiserver's order for a custom resource.
+			verbs = metav1.Verbs{"delete", "get", "list", "patch", "create", "update", "watch"}
+		}
+		list.APIResources = append(list.APIResources, apiResources(res, verbs)...)
+	}
+	writeDiscovery(w, list)
 }
 
 // writeDiscovery answers with a discovery document, in JSON whatever the

@@ -3,7 +3,8 @@
 // and WATCH.
 //
 // Chapters 01 to 06 build the client. This one builds, for any resource
-// described by a value (a Resource: ConfigMaps and Leases here), what
+// described by a value (a Resource: ConfigMaps and Leases here, and the
+// custom resources of the CustomResourceDefinitions posted to it), what
 // kube-apiserver runs behind a `?watch=true`: objects
 // in a real etcd, each write a transaction on the key's ModRevision, which
 // is the object's resourceVersion; a watch cache that chapter 01's
@@ -37,8 +38,11 @@
 //	server.go       the HTTP API: routes, option checks, media types, list or watch
 //	discovery.go    /api, /apis and each group version: what kubectl reads before its first request
 //	patch.go        PATCH: merge, strategic merge and JSON patches, applied in the update's loop
-//	openapi.go      the one OpenAPI operation kubectl apply reads: the ConfigMap's PATCH
+//	openapi.go      the OpenAPI operations kubectl apply reads: each resource's PATCH
 //	selector.go     labelSelector and fieldSelector, and how a watch judges an update twice
+//	crd.go          CustomResourceDefinitions: stored unstructured, established, their resources served
+//	customresource.go  a custom resource: its Resource from the CRD, its strategy, its routes
+//	prune.go        the fields a CRD's structural schema does not declare, dropped on every write
 //
 // Everything here mirrors kube-apiserver (k8s.io/apiserver v0.37.1, the
 // release tools/controlplane builds); each type's comment names its

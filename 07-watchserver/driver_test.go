@@ -24,8 +24,10 @@ type driver struct {
 	target target
 	// base is the collection the steps act on: target.Base (ConfigMaps)
 	// until a resource step names another; lease says it is Leases.
-	base    string
-	lease   bool
+	base  string
+	lease bool
+	// custom says the resource is the Rollout, a custom resource.
+	custom  bool
 	norm    *normaliser
 	watches map[string]*openWatch
 	// serveFirst starts the server's watch side before the first step;

@@ -9,6 +9,7 @@ package watchserver_test
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"strconv"
 	"testing"
 	"time"
@@ -16,7 +17,12 @@ import (
 	clientv3 "go.etcd.io/etcd/client/v3"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
+	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/util/wait"
+	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
 
@@ -114,9 +120,105 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), key)
 }
 
-// storedByKubeAPIServer reads key from kube-apiserver's etcd: one value,
-// protobuf in the k8s\x00 envelope.
-func storedByKubeAPIServer(ctx context.Context, t *testing.T, etcdURL, key string) []byte {
+// TestE2EReadsTheCustomResourceKubeAPIServerStored is the same for a
+// Rollout, a custom resource of chapter 06's CRD: kube-apiserver keys it
+// /registry/walkthrough.example.com/rollouts/<ns>/<name> (the group in the
+// key, unlike a built-in) and stores it as JSON, apiVersion and kind
+// included, no resourceVersion, generation 1, the field the schema does
+// not have pruned. Our Storage of the resource the CRD describes reads the
+// bytes back as the Rollout kube-apiserver created, and writes the very
+// same bytes for it (managedFields included: ours keeps what it read,
+// though it makes none of its own). The CRD
+// itself is JSON under /registry/apiextensions.k8s.io/customresourcedefinitions/,
+// in apiextensions.k8s.io/v1beta1 (ours stores v1: see docs/07).
+func TestE2EReadsTheCustomResourceKubeAPIServerStored(t *testing.T) {
+	cfg := cluster.Require(t)
+	etcdURL := cluster.RequireEtcd(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := cluster.Namespace(t, cs.CoreV1())
+	dyn := dynamic.NewForConfigOrDie(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+
+	crd := &unstructured.Unstructured{}
+	if err := crd.UnmarshalJSON(crdManifest(t)); err != nil {
+		t.Fatal(err)
+	}
+	crds := dyn.Resource(schema.GroupVersionResource{Group: "apiextensions.k8s.io", Version: "v1", Resource: "customresourcedefinitions"})
+	if _, err := crds.Create(ctx, crd, metav1.CreateOptions{}); err != nil && !apierrors.IsAlreadyExists(err) {
+		t.Fatal(err)
+	}
+	res, ok := ws.CustomResourceFor(crd)
+	if !ok {
+		t.Fatal("the Rollout's CRD describes no resource")
+	}
+	rollouts := dyn.Resource(schema.GroupVersionResource{Group: res.Group, Version: res.Version, Resource: res.Name}).Namespace(ns)
+	body := &unstructured.Unstructured{Object: map[string]any{
+		"apiVersion": "walkthrough.example.com/v1alpha1", "kind": "Rollout",
+		"metadata": map[string]any{"name": "stored", "labels": map[string]any{"app": "web"}},
+		"spec":     map[string]any{"deploymentName": "web", "image": "nginx", "replicas": int64(2), "bogus": "pruned"},
+	}}
+	var created *unstructured.Unstructured
+	// The CRD is served moments after it is created: retry the 404s.
+	err := wait.PollUntilContextTimeout(ctx, 100*time.Millisecond, 30*time.Second, true, func(ctx context.Context) (bool, error) {
+		var err error
+		created, err = rollouts.Create(ctx, body, metav1.CreateOptions{FieldValidation: "Ignore"})
+		return err == nil, nil
+	})
+	if err != nil {
+		t.Fatalf("creating a Rollout: %v", err)
+	}
+
+	key := res.Key(ns, "stored")
+	if key != "/registry/walkthrough.example.com/rollouts/"+ns+"/stored" {
+		t.Fatalf("our key for a Rollout: %s", key)
+	}
+	value := etcdValue(ctx, t, etcdURL, key)
+	storedObj := &unstructured.Unstructured{}
+	if err := storedObj.UnmarshalJSON(value); err != nil {
+		t.Fatalf("kube-apiserver stored %q..., not JSON: %v", value[:min(16, len(value))], err)
+	}
+	stored := storedObj.Object
+	if storedObj.GetAPIVersion() != "walkthrough.example.com/v1alpha1" || storedObj.GetKind() != "Rollout" ||
+		storedObj.GetResourceVersion() != "" || storedObj.GetGeneration() != 1 {
+		t.Fatalf("kube-apiserver's stored Rollout: want apiVersion, kind, generation 1 and no resourceVersion, got %s", value)
+	}
+	if _, found, _ := unstructured.NestedFieldNoCopy(stored, "spec", "bogus"); found {
+		t.Fatalf("kube-apiserver stored the field its schema does not have: %s", value)
+	}
+
+	ours := startEtcd(t)
+	put, err := ours.Client.Put(ctx, key, string(value))
+	if err != nil {
+		t.Fatal(err)
+	}
+	got, err := ws.NewStorage(ours.Client).For(res).Get(ctx, ns, "stored")
+	if err != nil {
+		t.Fatalf("our Storage of Rollouts cannot read kube-apiserver's value: %v", err)
+	}
+	u := got.(*unstructured.Unstructured)
+	if u.GetUID() != created.GetUID() || u.GetLabels()["app"] != "web" || u.GetKind() != "Rollout" ||
+		u.GetResourceVersion() != strconv.FormatInt(put.Header.Revision, 10) {
+		t.Fatalf("our Storage read %v, want the Rollout kube-apiserver created (uid %s) at rv %d", u.Object, created.GetUID(), put.Header.Revision)
+	}
+	ourBytes, err := ws.EncodeStored(got)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(ourBytes, value) {
+		t.Fatalf("our stored JSON differs from kube-apiserver's:\nours:   %s\ntheirs: %s", ourBytes, value)
+	}
+
+	crdValue := etcdValue(ctx, t, etcdURL, ws.CustomResourceDefinitions.Key("", crd.GetName()))
+	var storedCRD metav1.TypeMeta
+	if err := json.Unmarshal(crdValue, &storedCRD); err != nil || storedCRD.Kind != "CustomResourceDefinition" {
+		t.Fatalf("kube-apiserver's stored CRD is not JSON of a CustomResourceDefinition (%v): %.40q", err, crdValue)
+	}
+	t.Logf("kube-apiserver's Rollout: %d bytes of JSON under %s, read back by ours and written byte for byte the same; its CRD: JSON in %s", len(value), key, storedCRD.APIVersion)
+}
+
+// etcdValue reads the one value of key from kube-apiserver's etcd.
+func etcdValue(ctx context.Context, t *testing.T, etcdURL, key string) []byte {
 	t.Helper()
 	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
 	if err != nil {
@@ -127,7 +229,14 @@ func storedByKubeAPIServer(ctx context.Context, t *testing.T, etcdURL, key strin
 	if err != nil || len(resp.Kvs) != 1 {
 		t.Fatalf("kube-apiserver's key %s: %v (%d keys)", key, err, len(resp.Kvs))
 	}
-	value := resp.Kvs[0].Value
+	return resp.Kvs[0].Value
+}
+
+// storedByKubeAPIServer reads key from kube-apiserver's etcd: one value,
+// protobuf in the k8s\x00 envelope.
+func storedByKubeAPIServer(ctx context.Context, t *testing.T, etcdURL, key string) []byte {
+	t.Helper()
+	value := etcdValue(ctx, t, etcdURL, key)
 	if !bytes.HasPrefix(value, []byte("k8s\x00")) {
 		t.Fatalf("kube-apiserver stored %q..., not the k8s\\x00 protobuf envelope", value[:min(16, len(value))])
 	}

@@ -5,6 +5,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/etcdserverpb"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 )
 
 // FedByHand returns a cache with its dispatcher running and no Reflector:
@@ -69,3 +70,16 @@ func (c *Cache) LockHeld() bool {
 	}
 	return true
 }
+
+// CustomResourceFor is the Resource a CRD describes (customresource.go),
+// for a test that stores what kube-apiserver stored for one.
+func CustomResourceFor(crd *unstructured.Unstructured) (*Resource, bool) {
+	cr, ok := customResourceFor(crd)
+	if !ok {
+		return nil, false
+	}
+	return cr.main, true
+}
+
+// EncodeStored is the bytes our Storage writes to etcd for obj.
+var EncodeStored = encodeStored

@@ -150,6 +150,10 @@ func (s *Server) patchLoop(r *http.Request, res *Resource, ns, name string, patc
 		if err := checkPatched(res, accessor(next), accessor(cur), ns, name); err != nil {
 			return nil, err
 		}
+		if res.PrepareForUpdate != nil {
+			// A custom resource's strategy: its generation, its status.
+			res.PrepareForUpdate(next, cur)
+		}
 		return next, nil
 	})
 }

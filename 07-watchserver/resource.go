@@ -23,9 +23,13 @@ import (
 // (AllowUnconditionalUpdate): a strategy's defaults and validation of the
 // object's own fields are not (see docs/07's "How kube-apiserver differs").
 //
-// Every resource here is namespaced: /registry/<resource>/<namespace>/<name>,
+// A built-in resource is namespaced: /registry/<resource>/<namespace>/<name>,
 // as kube-apiserver keys them (without the group: a Lease is under
-// /registry/leases/, not /registry/coordination.k8s.io/leases/).
+// /registry/leases/, not /registry/coordination.k8s.io/leases/). A
+// CustomResourceDefinition and the custom resources it defines are
+// described by values made at run time (crd.go, customresource.go): their
+// keys start with their group, /registry/<group>/<resource>/, and a
+// cluster-scoped one has no namespace in its key.
 //
 // upstream: k8s.io/apiserver/pkg/registry/generic/registry/store.go
 // (Store.NewFunc, Store.NewListFunc, Store.DefaultQualifiedResource,
@@ -40,6 +44,8 @@ type Resource struct {
 	// ShortNames are discovery's; Kind is the objects' kind.
 	Name, Singular, Kind string
 	ShortNames           []string
+	// Categories group resources for kubectl (kubectl get all).
+	Categories []string
 	// NewObject and NewList return an empty object and an empty list.
 	NewObject func() runtime.Object
 	NewList   func() runtime.Object
@@ -47,6 +53,25 @@ type Resource struct {
 	// which then overwrites whatever is stored; without it, such an
 	// update is a 422 (a Lease's: its holder must know what it replaces).
 	UnconditionalUpdate bool
+
+	// KeyRoot, when set, is where the objects live in etcd instead of
+	// /registry/<Name>/: /registry/<group>/<plural>/ for custom resources.
+	KeyRoot string
+	// ClusterScoped objects have no namespace: their key is
+	// KeyRoot+name, their URLs have no /namespaces/{ns}/.
+	ClusterScoped bool
+	// ListKind is the kind of a list (RolloutList); only a resource
+	// whose objects are unstructured needs it, a typed list knows its own.
+	ListKind string
+	// Subresources are served beside the resource: "status" for a
+	// resource whose /status is its only writer of .status.
+	Subresources []string
+	// PrepareForCreate and PrepareForUpdate, when set, are the
+	// resource's strategy for what a write may change: a custom
+	// resource's generation and status (customresource.go). A built-in's
+	// are not modelled here.
+	PrepareForCreate func(obj runtime.Object)
+	PrepareForUpdate func(obj, old runtime.Object)
 }
 
 // The resources this server serves.
@@ -78,17 +103,28 @@ func (r *Resource) GroupVersion() schema.GroupVersion {
 }
 
 // Prefix is where the resource's objects live in etcd:
-// /registry/<resource>/.
-func (r *Resource) Prefix() string { return "/registry/" + r.Name + "/" }
+// /registry/<resource>/, or KeyRoot when set.
+func (r *Resource) Prefix() string {
+	if r.KeyRoot != "" {
+		return r.KeyRoot
+	}
+	return "/registry/" + r.Name + "/"
+}
 
-// Key is the etcd key of one object.
-func (r *Resource) Key(namespace, name string) string { return r.Prefix() + namespace + "/" + name }
+// Key is the etcd key of one object: a cluster-scoped one's has no
+// namespace.
+func (r *Resource) Key(namespace, name string) string {
+	if r.ClusterScoped {
+		return r.Prefix() + name
+	}
+	return r.Prefix() + namespace + "/" + name
+}
 
 // keyPrefix is the range of keys a list or watch of namespace reads. The
 // trailing "/" keeps namespace "a" from matching namespace "ab"; an empty
 // namespace means every namespace.
 func (r *Resource) keyPrefix(namespace string) string {
-	if namespace == "" {
+	if namespace == "" || r.ClusterScoped {
 		return r.Prefix()
 	}
 	return r.Prefix() + namespace + "/"
@@ -99,6 +135,9 @@ func (r *Resource) splitKey(key string) (namespace, name string, ok bool) {
 	rest, found := strings.CutPrefix(key, r.Prefix())
 	if !found {
 		return "", "", false
+	}
+	if r.ClusterScoped {
+		return "", rest, rest != "" && !strings.Contains(rest, "/")
 	}
 	namespace, name, ok = strings.Cut(rest, "/")
 	return namespace, name, ok
@@ -112,7 +151,7 @@ func (r *Resource) path(namespaced bool) string {
 	if r.Group != "" {
 		root = "/apis/" + r.Group + "/" + r.Version
 	}
-	if namespaced {
+	if namespaced && !r.ClusterScoped {
 		return root + "/namespaces/{ns}/" + r.Name
 	}
 	return root + "/" + r.Name

@@ -1,7 +1,9 @@
 package watchserver_test
 
 import (
+	"encoding/json"
 	"fmt"
+	"net/http"
 	"sort"
 	"strconv"
 	"strings"
@@ -9,7 +11,9 @@ import (
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
+	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
 )
 
@@ -41,6 +45,11 @@ func (d *driver) printed(obj runtime.Object) string {
 		return d.object(o)
 	case *coordinationv1.Lease:
 		return d.leaseObject(o)
+	case *unstructured.Unstructured:
+		if o.GetKind() == "CustomResourceDefinition" {
+			return d.crdObject(o)
+		}
+		return d.customObject(o)
 	}
 	return fmt.Sprintf("%T", obj)
 }
@@ -68,9 +77,25 @@ func (d *driver) objectWith(m *metav1.ObjectMeta, pairs map[string]string) strin
 	return fmt.Sprintf("%s {%s} rv=%s", m.Name, strings.Join(data, ","), d.norm.label(m.ResourceVersion))
 }
 
+// anyDecoder decodes a built-in object as its Go type and anything else
+// (a custom resource, a CRD) as unstructured.
+type anyDecoder struct{}
+
+func (anyDecoder) Decode(data []byte, gvk *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {
+	obj, kind, err := scheme.Codecs.UniversalDeserializer().Decode(data, gvk, into)
+	if runtime.IsNotRegisteredError(err) {
+		return unstructured.UnstructuredJSONScheme.Decode(data, gvk, nil)
+	}
+	return obj, kind, err
+}
+
 // result prints a response: the object, or the Status of an error.
 func (d *driver) result(code int, body []byte) string {
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(body, nil, nil)
+	obj, _, err := anyDecoder{}.Decode(body, nil, nil)
+	if err != nil && code == http.StatusNotFound && !json.Valid(body) {
+		// A path no route serves: the mux's plain text.
+		return fmt.Sprintf("%d %s", code, strings.TrimSpace(string(body)))
+	}
 	if err != nil {
 		return fmt.Sprintf("%d undecodable: %v", code, err)
 	}
@@ -107,6 +132,18 @@ func (d *driver) result(code int, body []byte) string {
 		out := []string{d.listHead(code, &o.ListMeta)}
 		for i := range o.Items {
 			out = append(out, "  "+d.leaseObject(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
+	case *unstructured.Unstructured:
+		if rv, err := strconv.ParseInt(o.GetResourceVersion(), 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
+		return fmt.Sprintf("%d %s", code, d.printed(o))
+	case *unstructured.UnstructuredList:
+		lm := metav1.ListMeta{ResourceVersion: o.GetResourceVersion(), Continue: o.GetContinue(), RemainingItemCount: o.GetRemainingItemCount()}
+		out := []string{d.listHead(code, &lm)}
+		for i := range o.Items {
+			out = append(out, "  "+d.printed(&o.Items[i]))
 		}
 		return strings.Join(out, "\n")
 	}

@@ -25,11 +25,22 @@ client ("the host the client used" when it is the one the request went
 to); of /apis's groups, G's versions and preferred version (without
 group=, "groups this server serves: none", the line of the files
 recorded when it served the core group only); /apis/G's the same; a
-resource list's configmaps and leases. Of the verbs, the one this
-server does not serve (deletecollection) is left out: see "How
-kube-apiserver differs".`,
+resource list's configmaps, leases, customresourcedefinitions and
+rollouts, and the status subresource of the last two. Of the verbs, the one this
+server does not serve (deletecollection) is left out, and so is the
+storageVersionHash of customresourcedefinitions, stored in another
+version: see "How kube-apiserver differs".`,
 		Example: "discover path=/apis group=coordination.k8s.io"},
 }
+
+// discovered are the resources a resource list's lines print, of what
+// kube-apiserver lists.
+var discovered = []string{"configmaps", "leases", "customresourcedefinitions", "customresourcedefinitions/status", "rollouts", "rollouts/status"}
+
+// storedDifferently are the resources whose storageVersionHash is left
+// out: kube-apiserver stores CRDs as apiextensions.k8s.io/v1beta1, this
+// server as v1, and the hash says which (see "How kube-apiserver differs").
+var storedDifferently = []string{"customresourcedefinitions"}
 
 // unserved are the verbs kube-apiserver lists for configmaps that this
 // server does not serve.
@@ -84,12 +95,16 @@ func (d *driver) discover(t testing.TB, td *datadriven.TestData) string {
 		decode(&doc)
 		out += " groupVersion=" + doc.GroupVersion
 		for _, r := range doc.APIResources {
-			if r.Name != "configmaps" && r.Name != "leases" {
+			if !slices.Contains(discovered, r.Name) {
 				continue
+			}
+			hash := r.StorageVersionHash
+			if slices.Contains(storedDifferently, r.Name) {
+				hash = "(left out)"
 			}
 			verbs := slices.DeleteFunc(slices.Clone([]string(r.Verbs)), func(v string) bool { return slices.Contains(unserved, v) })
 			out += fmt.Sprintf("\n%s: singular=%s namespaced=%t kind=%s verbs=%s shortNames=%s storageVersionHash=%s",
-				r.Name, r.SingularName, r.Namespaced, r.Kind, strings.Join(verbs, ","), strings.Join(r.ShortNames, ","), r.StorageVersionHash)
+				r.Name, r.SingularName, r.Namespaced, r.Kind, strings.Join(verbs, ","), strings.Join(r.ShortNames, ","), hash)
 		}
 	}
 	return out

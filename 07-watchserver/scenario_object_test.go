@@ -22,9 +22,13 @@ var objectCommands = []scenario.Command[*driver]{
 	{Name: "resource", Run: (*driver).resource,
 		Usage: `resource name=R
 Makes the steps that follow act on R in the scenario's namespace:
-configmaps (where every file starts) or leases (coordination.k8s.io/v1),
+configmaps (where every file starts), leases (coordination.k8s.io/v1),
 whose objects' input lines are their spec, holder=H and duration=SECONDS,
-printed as {duration=D,holder=H} where a ConfigMap prints its data. In a
+printed as {duration=D,holder=H} where a ConfigMap prints its data, or
+rollouts (walkthrough.example.com/v1alpha1, a custom resource: crd
+create first), whose input lines KEY=VALUE are its spec's fields and
+status.KEY=VALUE its status's, printed as {KEY=VALUE,...}, then
+status={...} when it has a status, and gen=GENERATION. In a
 file that watches, it first LISTs R at resourceVersion=0, so that our
 server's cache of R, made at its first use, is up before the first write,
 as kube-apiserver's is. Prints the collection's path, the namespace as NS.`,
@@ -38,10 +42,11 @@ scenario's), rv= a resourceVersion. Prints the response: "201 NAME
 its causes when the step says "causes".`,
 		Example: "create name=a labels=app=web\nk=1"},
 	{Name: "update", Run: (*driver).update,
-		Usage: `update name=N [body-name=M] [labels=K=V,...] [rv=RV] [causes]
+		Usage: `update name=N [body-name=M] [labels=K=V,...] [rv=RV] [subresource=status] [causes]
 PUTs the ConfigMap N, with the input's data and those labels, at
 resourceVersion RV when given; body-name= names another object in the
-body than in the URL. Prints the response, as create does.`,
+body than in the URL; subresource=status PUTs to N/status. Prints the
+response, as create does.`,
 		Example: "update name=a rv=r1\nk=2"},
 	{Name: "delete", Run: (*driver).delete,
 		Usage: `delete name=N
@@ -58,9 +63,12 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 	ns := d.namespace()
 	switch name := scenario.MustArg(t, td, "name"); name {
 	case "configmaps":
-		d.base, d.lease = d.target.Base, false
-	case "leases":
-		d.base, d.lease = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true
+		d.base, d.lease, d.custom = d.target.Base, false, false
+	case "leases", "rollouts":
+		d.base, d.lease, d.custom = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true, false
+		if name == "rollouts" {
+			d.base, d.lease, d.custom = root+"/apis/walkthrough.example.com/v1alpha1/namespaces/"+ns+"/rollouts", false, true
+		}
 		if d.watchSide {
 			// Our server starts a resource's watch cache at its first
 			// request, kube-apiserver every one at its own start: a
@@ -69,7 +77,7 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 			d.do("GET", d.base+"?resourceVersion=0", nil)
 		}
 	default:
-		t.Fatalf("resource %q: configmaps or leases", name)
+		t.Fatalf("resource %q: configmaps, leases or rollouts", name)
 	}
 	return strings.Replace(strings.TrimPrefix(d.base, root), "/"+ns+"/", "/NS/", 1)
 }
@@ -78,6 +86,9 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 func (d *driver) body(namespace, name, rv, labelList, input string) []byte {
 	if d.lease {
 		return leaseIn(namespace, name, rv, labelList, input)
+	}
+	if d.custom {
+		return rolloutIn(namespace, name, rv, labelList, input)
 	}
 	return configMapIn(namespace, name, rv, labelList, input)
 }
@@ -93,7 +104,11 @@ func (d *driver) update(t testing.TB, td *datadriven.TestData) string {
 		bodyName = scenario.Arg(t, td, "body-name")
 	}
 	body := d.body("", bodyName, d.norm.value(scenario.Arg(t, td, "rv")), scenario.Arg(t, td, "labels"), td.Input)
-	return d.result(d.do("PUT", d.base+"/"+scenario.Arg(t, td, "name"), body))
+	url := d.base + "/" + scenario.Arg(t, td, "name")
+	if sub := scenario.Arg(t, td, "subresource"); sub != "" {
+		url += "/" + sub
+	}
+	return d.result(d.do("PUT", url, body))
 }
 
 func (d *driver) delete(t testing.TB, td *datadriven.TestData) string {

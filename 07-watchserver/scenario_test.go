@@ -46,4 +46,4 @@ func TestScenarioCommands(t *testing.T) { commands.CheckDoc(t) }
 // commands is every command of the scenario files, one family per
 // scenario_<family>_test.go. Any command that prints a failure Status
 // prints its causes too when the step has the argument "causes".
-var commands = scenario.NewTable(objectCommands, listCommands, watchCommands, etcdCommands, frameCommands, discoveryCommands, patchCommands)
+var commands = scenario.NewTable(objectCommands, listCommands, watchCommands, etcdCommands, frameCommands, discoveryCommands, patchCommands, customCommands)

@@ -17,6 +17,7 @@ import (
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/serializer/streaming"
 	"k8s.io/apimachinery/pkg/watch"
@@ -202,7 +203,7 @@ func (d *driver) openHTTPWatch(id, url, accept string, causes bool) string {
 		return fmt.Sprintf("200 %s (no stream decoder)", ct)
 	}
 	frames := info.StreamSerializer.Framer.NewFrameReader(resp.Body)
-	dec := restclientwatch.NewDecoder(streaming.NewDecoder(frames, info.StreamSerializer.Serializer), scheme.Codecs.UniversalDeserializer())
+	dec := restclientwatch.NewDecoder(streaming.NewDecoder(frames, info.StreamSerializer.Serializer), anyDecoder{})
 	// The reader only decodes; labels are assigned in the test goroutine,
 	// in the order the steps print them, so they are deterministic.
 	w := &openWatch{raw: make(chan decoded, 1000), body: resp.Body, causes: causes}
@@ -276,7 +277,7 @@ func decodeMessage(msg []byte, protobuf bool) decoded {
 	if err != nil {
 		return decoded{err: fmt.Errorf("message of %d bytes: %w", len(msg), err)}
 	}
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(we.Object.Raw, nil, nil)
+	obj, _, err := anyDecoder{}.Decode(we.Object.Raw, nil, nil)
 	if err != nil {
 		return decoded{err: err}
 	}
@@ -313,7 +314,7 @@ func (d *driver) describe(r decoded, w *openWatch) string {
 			out += d.statusCauses(o)
 		}
 		return out
-	case *corev1.ConfigMap, *coordinationv1.Lease:
+	case *corev1.ConfigMap, *coordinationv1.Lease, *unstructured.Unstructured:
 		m, _ := meta.Accessor(o)
 		if r.typ == watch.Bookmark {
 			if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {

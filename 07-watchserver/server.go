@@ -36,7 +36,9 @@ import (
 //	PATCH  ROOT/namespaces/{ns}/R/{name} patch (patch.go)
 //	DELETE ROOT/namespaces/{ns}/R/{name} delete
 //	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
-//	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
+//	*      /apis/apiextensions.k8s.io/v1/customresourcedefinitions[/NAME]   CRDs (crd.go)
+//	*      /apis/G/V/[namespaces/{ns}/]R[/NAME[/status]]   custom resources (customresource.go)
+//	GET    /openapi/v3, /openapi/v3/api/v1, /openapi/v3/apis/G/V   OpenAPI, for kubectl apply (openapi.go)
 //
 // Writes go to etcd (the resource's Storage); watches and LIST at
 // resourceVersion=0 are served by the resource's watch cache; other lists
@@ -59,7 +61,9 @@ type Server struct {
 	mu sync.Mutex
 	// caches are the other resources' watch caches, each started by the
 	// first request that needs it, and run until Close.
-	caches  map[*Resource]*Cache
+	caches map[*Resource]*Cache
+	// custom is the custom resources served, from their CRDs (crd.go).
+	custom  customRegistry
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup
@@ -69,7 +73,7 @@ type Server struct {
 // every served resource.
 func NewServer(storage *Storage, cache *Cache) *Server {
 	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux(),
-		caches: map[*Resource]*Cache{}}
+		caches: map[*Resource]*Cache{}, custom: customRegistry{resources: map[string]*customResource{}}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, res := range served {
 		all, ns, one := res.path(false), res.path(true), res.path(true)+"/{name}"
@@ -81,6 +85,9 @@ func NewServer(storage *Storage, cache *Cache) *Server {
 		s.route("PATCH "+one, res, s.patch)
 		s.route("DELETE "+one, res, s.delete)
 	}
+	// Everything else under /apis: CRDs, custom resources and their
+	// discovery, routed as they come and go (customresource.go).
+	s.mux.HandleFunc("/apis/{path...}", s.serveCustom)
 	s.discovery()
 	s.openAPI()
 	return s
@@ -288,6 +295,16 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	//   List (the list's version is the header revision), and the update/delete/list handlers with
 	//   validate, checkName, isWatch and selectedNamespace (fieldSelector=metadata.namespace=B on
 	//   every namespace reads B only, when B is a DNS label).
+	// exercise:deeper A custom resource's requests reach serveCustom, which reads
+	//   /apis/G/V/[namespaces/NS/]R[/NAME[/status]] itself (the resources come and go with their
+	//   CRDs): http.NotFound when no CRD serves R, the path values set, JSON whatever the Accept,
+	//   then the same handlers, but updateCustom for PUT, createCustom for POST and deleteCRD for a
+	//   CRD's DELETE; a strategic merge patch is a 415. updateCustom is Update with
+	//   res.PrepareForUpdate called in tryUpdate: prepareCustomUpdate keeps the stored .status when
+	//   /status is its writer, prunes, and keeps the stored generation, plus 1 when anything but
+	//   metadata changed (withoutMetadata, compared with reflect.DeepEqual); prepareStatusUpdate,
+	//   the /status strategy, keeps everything stored but .status (labels too) and bumps nothing,
+	//   but keeps the body's resourceVersion, the client's precondition.
 	obj, err := readObject(r, res)
 	if err == nil {
 		err = checkName(accessor(obj), r.PathValue("ns"), r.PathValue("name"))

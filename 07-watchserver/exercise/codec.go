@@ -6,7 +6,9 @@ package watchserver
 
 import (
 	"fmt"
+	"io"
 
+	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/client-go/kubernetes/scheme"
@@ -45,7 +47,29 @@ func mustEncoder(mediaType string) runtime.Encoder {
 	for _, r := range served {
 		gvs = append(gvs, r.GroupVersion())
 	}
-	return scheme.Codecs.EncoderForVersion(info.Serializer, gvs)
+	return unstructuredAsJSON{scheme.Codecs.EncoderForVersion(info.Serializer, gvs)}
+}
+
+// unstructuredAsJSON encodes a custom resource (or a
+// CustomResourceDefinition, served unstructured too) as JSON whatever the
+// media type asked for: it has no protobuf form, and kube-apiserver stores
+// custom resources and CRDs as JSON. Responses never reach here in
+// protobuf for them: the routes of custom resources negotiate JSON first
+// (customresource.go). Anything else goes to the typed encoder.
+//
+// upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/customresource_handler.go
+// (unstructuredNegotiatedSerializer), which offers JSON and YAML only.
+type unstructuredAsJSON struct{ typed runtime.Encoder }
+
+func (e unstructuredAsJSON) Encode(obj runtime.Object, w io.Writer) error {
+	if _, ok := obj.(runtime.Unstructured); ok {
+		return unstructured.UnstructuredJSONScheme.Encode(obj, w)
+	}
+	return e.typed.Encode(obj, w)
+}
+
+func (e unstructuredAsJSON) Identifier() runtime.Identifier {
+	return runtime.Identifier("unstructuredAsJSON(" + string(e.typed.Identifier()) + ")")
 }
 
 // encodeStored is the bytes etcd holds for obj. The resourceVersion is never

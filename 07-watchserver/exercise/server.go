@@ -42,7 +42,9 @@ import (
 //	PATCH  ROOT/namespaces/{ns}/R/{name} patch (patch.go)
 //	DELETE ROOT/namespaces/{ns}/R/{name} delete
 //	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
-//	GET    /openapi/v3, /openapi/v3/api/v1           OpenAPI, for kubectl apply (openapi.go)
+//	*      /apis/apiextensions.k8s.io/v1/customresourcedefinitions[/NAME]   CRDs (crd.go)
+//	*      /apis/G/V/[namespaces/{ns}/]R[/NAME[/status]]   custom resources (customresource.go)
+//	GET    /openapi/v3, /openapi/v3/api/v1, /openapi/v3/apis/G/V   OpenAPI, for kubectl apply (openapi.go)
 //
 // Writes go to etcd (the resource's Storage); watches and LIST at
 // resourceVersion=0 are served by the resource's watch cache; other lists
@@ -65,7 +67,9 @@ type Server struct {
 	mu sync.Mutex
 	// caches are the other resources' watch caches, each started by the
 	// first request that needs it, and run until Close.
-	caches  map[*Resource]*Cache
+	caches map[*Resource]*Cache
+	// custom is the custom resources served, from their CRDs (crd.go).
+	custom  customRegistry
 	ctx     context.Context
 	cancel  context.CancelFunc
 	running sync.WaitGroup
@@ -75,7 +79,7 @@ type Server struct {
 // every served resource.
 func NewServer(storage *Storage, cache *Cache) *Server {
 	s := &Server{Storage: storage, Cache: cache, MinRequestTimeout: 1800 * time.Second, mux: http.NewServeMux(),
-		caches: map[*Resource]*Cache{}}
+		caches: map[*Resource]*Cache{}, custom: customRegistry{resources: map[string]*customResource{}}}
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, res := range served {
 		all, ns, one := res.path(false), res.path(true), res.path(true)+"/{name}"
@@ -87,6 +91,9 @@ func NewServer(storage *Storage, cache *Cache) *Server {
 		s.route("PATCH "+one, res, s.patch)
 		s.route("DELETE "+one, res, s.delete)
 	}
+	// Everything else under /apis: CRDs, custom resources and their
+	// discovery, routed as they come and go (customresource.go).
+	s.mux.HandleFunc("/apis/{path...}", s.serveCustom)
 	s.discovery()
 	s.openAPI()
 	return s

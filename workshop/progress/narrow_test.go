@@ -14,22 +14,7 @@ import (
 // exercise 1 and, by swapping bodies, on queueActionLocked (trial H: the
 // twelve functions of 02's first deep exercise, and no Function: line).
 func TestABlameIsNarrowedToAFunction(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds chapter 02's tests several times")
-	}
-	root, err := chapters.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := chapters.Find(root, "02")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := list[0]
-	files, err := exgen.Generate(c.Dir, func(int) bool { return false })
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, files := finishedCopy(t, "02")
 	edit := func(find, replace string) {
 		t.Helper()
 		name := exgen.ExerciseDir + "/deltafifo.go"
@@ -63,22 +48,7 @@ func TestABlameIsNarrowedToAFunction(t *testing.T) {
 // exercises, not a halving of its five suspects (trial J's check 03 6
 // took as long as check 03), and on IndexKeys.
 func TestTheExerciseAskedAboutIsSwappedFirst(t *testing.T) {
-	if testing.Short() {
-		t.Skip("builds chapter 03's tests several times")
-	}
-	root, err := chapters.Root()
-	if err != nil {
-		t.Fatal(err)
-	}
-	list, err := chapters.Find(root, "03")
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := list[0]
-	files, err := exgen.Generate(c.Dir, func(int) bool { return false })
-	if err != nil {
-		t.Fatal(err)
-	}
+	c, files := finishedCopy(t, "03")
 	name := exgen.ExerciseDir + "/store.go"
 	src := string(files[name])
 	find := "\tslices.Sort(list)\n"
@@ -112,4 +82,27 @@ func TestTheExerciseAskedAboutIsSwappedFirst(t *testing.T) {
 	if !alone {
 		t.Errorf("exercise 6 was never swapped alone: %q", swaps)
 	}
+}
+
+// finishedCopy is chapter number's exercise copy with every exercise
+// done (the reference's code), to plant a bug in; it skips under -short,
+// as a check of it builds the chapter's tests several times.
+func finishedCopy(t *testing.T, number string) (chapters.Chapter, map[string][]byte) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds chapter " + number + "'s tests several times")
+	}
+	root, err := chapters.Root()
+	if err != nil {
+		t.Fatal(err)
+	}
+	list, err := chapters.Find(root, number)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, err := exgen.Generate(list[0].Dir, func(int) bool { return false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	return list[0], files
 }

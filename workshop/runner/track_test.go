@@ -370,20 +370,8 @@ func TestPassSaysWhatElseFailed(t *testing.T) {
 // it among the backups by hand); the deep exercises you never wrote are
 // stubs.
 func TestDeepAgainBringsYourDeepWorkBack(t *testing.T) {
-	root := workspace(t)
-	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
-	r, out := newRunner(root)
-	r.now, r.Yes = ticking(), true
-	must(t, r.Deep("03"))
-	done, err := exgen.Generate(c.Dir, func(id int) bool { return id != 3 })
-	must(t, err)
+	c, r, out, _ := deepWithMyStore(t)
 	store := filepath.Join(exgen.ExerciseDir, "store.go")
-	mine := strings.Replace(string(done[store]), "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\told := s.items[key]",
-		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tprev := s.items[key] // mine\n\told := prev", 1)
-	if mine == string(done[store]) {
-		t.Fatal("store.go: the text to change is not there")
-	}
-	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
 	must(t, r.Core("03"))
 	out.take()
 	must(t, r.Deep("03"))
@@ -408,17 +396,8 @@ func TestDeepAgainBringsYourDeepWorkBack(t *testing.T) {
 // deep brings exercise 3 back all the same (trial K's exercise 4 became
 // stubs).
 func TestDeepAgainBringsBackAnExerciseCoreHalfLeftAlone(t *testing.T) {
-	root := workspace(t)
-	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
-	r, out := newRunner(root)
-	r.now, r.Yes = ticking(), true
-	must(t, r.Deep("03"))
-	done, err := exgen.Generate(c.Dir, func(id int) bool { return id != 3 })
-	must(t, err)
+	c, r, out, done := deepWithMyStore(t)
 	store, indexer := filepath.Join(exgen.ExerciseDir, "store.go"), filepath.Join(exgen.ExerciseDir, "indexer.go")
-	mine := strings.Replace(string(done[store]), "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\told := s.items[key]",
-		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tprev := s.items[key] // mine\n\told := prev", 1)
-	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
 	must(t, os.WriteFile(filepath.Join(c.Dir, indexer), done[indexer], 0o644))
 	must(t, r.Core("03"))
 	out.take()
@@ -431,4 +410,27 @@ func TestDeepAgainBringsBackAnExerciseCoreHalfLeftAlone(t *testing.T) {
 			t.Errorf("deep 03 after core did not bring your %s of exercise 3 back:\n%s", name, now)
 		}
 	}
+}
+
+// deepWithMyStore takes chapter 03 on the deep track and writes your own
+// code of exercise 3 in store.go: the reference's, with a line of yours
+// ("prev := s.items[key] // mine"). done is the generated copy with
+// exercise 3 written (the reference's) and the others stubs.
+func deepWithMyStore(t *testing.T) (chapters.Chapter, *Runner, *syncBuffer, map[string][]byte) {
+	t.Helper()
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	r.now, r.Yes = ticking(), true
+	must(t, r.Deep("03"))
+	done, err := exgen.Generate(c.Dir, func(id int) bool { return id != 3 })
+	must(t, err)
+	store := filepath.Join(exgen.ExerciseDir, "store.go")
+	mine := strings.Replace(string(done[store]), "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\told := s.items[key]",
+		"\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n\tprev := s.items[key] // mine\n\told := prev", 1)
+	if mine == string(done[store]) {
+		t.Fatal("store.go: the text to change is not there")
+	}
+	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
+	return c, r, out, done
 }

@@ -43,9 +43,10 @@ func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConf
 	//   item that is due, then sleeps until the next ready time, a poke, or stop.
 	// exercise:deeper Compare the heap's next time before and after the insert, under q.mu; poke
 	//   without blocking (select with default on the one-slot wake channel). In the loop, pop the
-	//   ready items under the lock but Add them after unlocking. Reuse one timer: Reset it, and
-	//   stop it when the loop returns. ShutDown runs once (sync.Once): the queue's ShutDown, then
-	//   stop the loop. ShutDownWithDrain stops the loop first, then drains.
+	//   ready items under the lock but Add them after unlocking. Reuse one timer: Reset it.
+	//   client-go stops it when the loop returns; no check can tell if you do not (since Go 1.23
+	//   a timer nobody holds is collected). ShutDown runs once (sync.Once): the queue's ShutDown,
+	//   then stop the loop. ShutDownWithDrain stops the loop first, then drains.
 	// exercise:track deep
 	if config.Queue == nil {
 		config.Queue = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name, MetricsProvider: config.MetricsProvider})

@@ -131,7 +131,7 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	searched := suspects
 	var fresh []int // the suspects of the checks left that were not tried alone
 	for _, id := range suspects {
-		if !slices.Contains(likely, id) && slices.ContainsFunc(unsettled(head), func(t string) bool { return slices.Contains(candidates[t], id) }) {
+		if !slices.Contains(likely, id) && slices.ContainsFunc(head, func(t string) bool { return slices.Contains(candidates[t], id) }) {
 			fresh = append(fresh, id)
 		}
 	}

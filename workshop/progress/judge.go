@@ -798,7 +798,9 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			sameRank && hung == o.hung && steadier ||
 			sameRank && hung == o.hung && solid(o) == solid(shown) && isScenario(test) && !isScenario(e.Test) ||
 			alike && solid(o) == solid(shown) && narrower(blame[test], blame[e.Test])
-		if status == Fail {
+		if status == Fail && o.located == WaitsLike {
+			e.LeftOut = append(e.LeftOut, shownName(test))
+		} else if status == Fail {
 			failing = append(failing, test)
 		}
 		if e.Status == Pass || e.Status == Unchecked || better {
@@ -807,6 +809,8 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			hung, shown = o.hung, o
 		}
 	}
+	shownTest := shownName(e.Test)
+	e.LeftOut = slices.DeleteFunc(e.LeftOut, func(n string) bool { return e.Status != Fail || n == shownTest })
 	if e.Status == Fail {
 		for _, test := range failing {
 			if test != e.Test {

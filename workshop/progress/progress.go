@@ -51,6 +51,10 @@ type Exercise struct {
 	// own code: only Test's report is shown, and a count of passing
 	// checks with one failure under it would hide them.
 	AlsoFailing []string
+	// LeftOut names the checks of this exercise that were not run, as
+	// they would wait where the stuck check shown (Test) did: neither
+	// passing nor failing, they are not counted in Passing of Checked.
+	LeftOut []string
 	// Runs lists the exercises of this chapter whose code Test runs
 	// (from the chapter's blame file), the exercise itself included.
 	Runs []int
@@ -521,6 +525,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		for _, t := range e.tests {
 			_, seen := res.Passed[t]
 			ran = ran && seen
+			if o := outcomes[t]; o != nil && o.located == WaitsLike {
+				continue // never run: neither passing nor failing (LeftOut)
+			}
 			e.Checked++
 			if res.Passed[t] {
 				e.Passing++

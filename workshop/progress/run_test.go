@@ -534,3 +534,22 @@ func TestPlainFailureKeepsADiffsChanges(t *testing.T) {
 		t.Errorf("report keeps lines far from the change:\n%s", got)
 	}
 }
+
+// A check left out beside a stuck one (WaitsLike) was never run: it is
+// named apart from the checks that failed (trial K's b04 listed
+// add-after-never-waits-for-the-loop, which passes, as failing).
+func TestJudgeNamesChecksLeftOutApart(t *testing.T) {
+	outcomes := map[string]*outcome{
+		"TestScenarios/stuck":    {report: "stuck", culprit: 4, located: ByFrames, hung: false},
+		"TestScenarios/beside":   {report: "left out", culprit: 4, located: WaitsLike, hung: true, follows: "TestScenarios/stuck"},
+		"TestScenarios/diverges": {report: "diff", culprit: 4, located: BySwap},
+	}
+	tests := []string{"TestScenarios/beside", "TestScenarios/diverges", "TestScenarios/stuck"}
+	e := judge("p", exgen.Exercise{ID: 4}, tests, outcomes, nil)
+	if e.Status != Fail || e.Test == "TestScenarios/beside" {
+		t.Fatalf("shown %s (%v); want a check that ran", e.Test, e.Status)
+	}
+	if !slices.Equal(e.LeftOut, []string{"TestScenarios/beside"}) || slices.Contains(e.AlsoFailing, "TestScenarios/beside") {
+		t.Errorf("left out %q, also failing %q; want the check left out named apart", e.LeftOut, e.AlsoFailing)
+	}
+}

@@ -264,6 +264,14 @@ func (r *Runner) alsoFailingOwn(e progress.Exercise) {
 		r.say("", fmt.Sprintf("Also failing on your code of exercise %d (each shows its report once the one above passes): %s.", e.ID, strings.Join(e.AlsoFailing, ", ")))
 		r.printf("\n")
 	}
+	if len(e.LeftOut) > 0 {
+		what := "Not run, as they would wait where the check above is stuck (they run once it passes): %s."
+		if len(e.LeftOut) == 1 {
+			what = "Not run, as it would wait where the check above is stuck (it runs once that one passes): %s."
+		}
+		r.say("", fmt.Sprintf(what, strings.Join(e.LeftOut, ", ")))
+		r.printf("\n")
+	}
 }
 
 // failure shows a failure: its report, then whose code it is put on.

@@ -13,8 +13,10 @@ import (
 // sideBySide is how many tests marked parallel run at once unless
 // -test.parallel says otherwise. This chapter's tests wait on real clocks
 // (watch timeouts, etcd) far more than they compute, so go test's default,
-// one per CPU, would leave a small machine idle most of the run.
-const sideBySide = 32
+// one per CPU, would leave a small machine idle most of the run. 64 runs
+// nearly every test at once: on 2 cores the warm run took a median 8.2 s
+// (9.8 s with 32, 63 s with 2) for a peak RSS of 960 MB (710 MB with 32).
+const sideBySide = 64
 
 // TestMain fails the run if a goroutine of the code under test outlives
 // the tests: every cache, watcher, server and etcd member must stop.

@@ -35,11 +35,11 @@ func init() {
 			Errorf:     e.Errorf,
 			Crashed:    e.Crashed,
 		})
-		deploymentDelete := e.Guard1(c.OnDeploymentDelete)
+		rolloutDelete, deploymentDelete := e.Guard1(c.OnRolloutDelete), e.Guard1(c.OnDeploymentDelete)
 		if err := w.AddHandlers(clientgo.Handlers{
 			RolloutAdd:       e.Guard1(c.OnRolloutAdd),
 			RolloutUpdate:    e.Guard2(c.OnRolloutUpdate),
-			RolloutDelete:    e.Guard1(c.OnRolloutDelete),
+			RolloutDelete:    rolloutDelete,
 			DeploymentAdd:    e.Guard1(c.OnDeploymentAdd),
 			DeploymentUpdate: e.Guard2(c.OnDeploymentUpdate),
 			DeploymentDelete: deploymentDelete,
@@ -60,6 +60,7 @@ func init() {
 			Run:              func(ctx context.Context) error { return c.Run(ctx, e.Workers) },
 			Sync:             c.Sync,
 			Shutdown:         w.Shutdown,
+			RolloutDelete:    rolloutDelete,
 			DeploymentDelete: deploymentDelete,
 			Tombstone:        clientgo.NewTombstone,
 		}

@@ -65,10 +65,10 @@ type system struct {
 	Sync func(ctx context.Context, key string) error
 	// Shutdown waits for the informers to stop after their ctx ended.
 	Shutdown func()
-	// DeploymentDelete is the registered Deployment delete handler, and
-	// Tombstone builds this implementation's tombstone.
-	DeploymentDelete func(obj any)
-	Tombstone        func(key string, obj any) any
+	// RolloutDelete and DeploymentDelete are the registered delete
+	// handlers, and Tombstone builds this implementation's tombstone.
+	RolloutDelete, DeploymentDelete func(obj any)
+	Tombstone                       func(key string, obj any) any
 }
 
 // impl is one implementation of the chapter.

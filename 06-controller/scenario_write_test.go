@@ -1,6 +1,7 @@
 package controller_test
 
 import (
+	"cmp"
 	"context"
 	"strconv"
 	"strings"
@@ -26,7 +27,8 @@ var writeCommands = []scenario.Command[*driver]{
 		Usage: `create rollout|deployment NS/NAME [FIELD=VALUE ...]
 Creates a Rollout (fields deployment=NAME, replicas=N, image=IMAGE) or a
 Deployment (fields replicas=N, image=IMAGE, and owner=ROLLOUT, which makes
-that Rollout its controller).`,
+that Rollout its controller; owner=KIND/NAME makes up a controller of that
+kind instead, of API version owner-api=GROUP/VERSION, apps/v1 by default).`,
 		Example: "create rollout demo/web deployment=web replicas=2 image=nginx:1.27"},
 	{Name: "update", Run: (*driver).userWrite,
 		Usage: `update rollout NS/NAME [FIELD=VALUE ...]
@@ -159,11 +161,20 @@ func (d *driver) createDeployment(t testing.TB, td *datadriven.TestData, ns, nam
 		dep.Spec.Replicas = ptr.To(int32(n))
 	}
 	if owner, ok := args["owner"]; ok {
-		r, err := d.env.Walk.WalkthroughV1alpha1().Rollouts(ns).Get(ctx, owner, metav1.GetOptions{})
-		if err != nil {
-			td.Fatalf(t, "owner: %v", err)
+		if kind, name, byHand := strings.Cut(owner, "/"); byHand {
+			// Another controller's reference, made up: the handlers must
+			// tell a Rollout of this API group from any other owner.
+			apiVersion := cmp.Or(args["owner-api"], "apps/v1")
+			dep.OwnerReferences = []metav1.OwnerReference{{
+				APIVersion: apiVersion, Kind: kind, Name: name, UID: types.UID("uid-of-" + name), Controller: ptr.To(true),
+			}}
+		} else {
+			r, err := d.env.Walk.WalkthroughV1alpha1().Rollouts(ns).Get(ctx, owner, metav1.GetOptions{})
+			if err != nil {
+				td.Fatalf(t, "owner: %v", err)
+			}
+			dep.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(r, v1alpha1.SchemeGroupVersion.WithKind("Rollout"))}
 		}
-		dep.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(r, v1alpha1.SchemeGroupVersion.WithKind("Rollout"))}
 	}
 	_, err := d.env.Kube.AppsV1().Deployments(ns).Create(ctx, dep, metav1.CreateOptions{})
 	return err

@@ -38,6 +38,10 @@ func TestStress(t *testing.T) {
 		ourOwn(t)
 		synctest.Test(t, oneBackoffFromManyGoroutines)
 	})
+	scenario.Stress(t, 6, "watch-stopped-with-an-event-unread", func(t *testing.T) {
+		ourOwn(t)
+		synctest.Test(t, watchStoppedWithAnEventUnread)
+	})
 	scenario.Stress(t, 8, "last-sync-rv-read-while-events-flow", func(t *testing.T) {
 		ourOwn(t)
 		synctest.Test(t, lastSyncRVReadWhileEventsFlow)
@@ -75,6 +79,28 @@ func oneBackoffFromManyGoroutines(t *testing.T) {
 		}
 		base *= 2
 	}
+}
+
+// watchStoppedWithAnEventUnread: a consumer may Stop a watch while an
+// event waits for it on ResultChan (a Reflector whose context ends between
+// two events), and never read again. The watch's goroutine, blocked
+// handing that event over, must hear the Stop and end: otherwise it waits
+// for a reader for ever, and the bubble ends with it still blocked.
+func watchStoppedWithAnEventUnread(t *testing.T) {
+	srv := testserver.New(testserver.Options{})
+	pods := srv.Serve(testserver.Pods)
+	client := &ours.Client{HTTP: srv.HTTPClient(), Base: testserver.Host, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}
+	w, err := client.Watch(context.Background(), metav1.ListOptions{ResourceVersion: srv.ResourceVersion()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := pods.Create(stressPod(1)); err != nil {
+		t.Fatal(err)
+	}
+	synctest.Wait() // the ADDED event waits on ResultChan, unread
+	w.Stop()
+	// Nothing reads ResultChan again: the bubble ends once every
+	// goroutine of the watch has.
 }
 
 // lastSyncRVReadWhileEventsFlow: LastSyncResourceVersion is asked from

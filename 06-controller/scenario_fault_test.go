@@ -50,19 +50,51 @@ func (d *driver) inject(t testing.TB, td *datadriven.TestData) {
 	if resource == "rollouts" {
 		fake = &d.env.Walk.Fake
 	}
-	fake.PrependReactor(verb, resource, func(action k8stesting.Action) (bool, runtime.Object, error) {
-		if times == 0 || action.GetSubresource() != sub {
-			return false, nil, nil
+	d.faultMu.Lock()
+	defer d.faultMu.Unlock()
+	d.faults = append(d.faults, &fault{fake: fake, verb: verb, resource: resource, sub: sub, times: times, kind: kind})
+}
+
+// fault is one "fail" step's refusal, until it has refused times writes.
+type fault struct {
+	fake                      *k8stesting.Fake
+	verb, resource, sub, kind string
+	times                     int
+}
+
+// installFaults puts, in front of each fake's reactors, the one reactor
+// that refuses what the "fail" steps ask for. It is installed before the
+// controller runs: a reactor prepended while a worker writes would race
+// with the fake's reading of its chain (the fake's PrependReactor takes no
+// lock), and -race blamed trial L2's syncHandler for it.
+func (d *driver) installFaults(fakes ...*k8stesting.Fake) {
+	for _, fake := range fakes {
+		fake.PrependReactor("*", "*", func(action k8stesting.Action) (bool, runtime.Object, error) {
+			return d.refuse(fake, action)
+		})
+	}
+}
+
+// refuse answers a write the newest matching fault still refuses, as a
+// reactor of its own would have, the newest in front.
+func (d *driver) refuse(fake *k8stesting.Fake, action k8stesting.Action) (bool, runtime.Object, error) {
+	d.faultMu.Lock()
+	defer d.faultMu.Unlock()
+	for i := len(d.faults) - 1; i >= 0; i-- {
+		f := d.faults[i]
+		if f.fake != fake || !action.Matches(f.verb, f.resource) || f.times == 0 || action.GetSubresource() != f.sub {
+			continue
 		}
 		obj := controllerWrite(action)
 		if obj == nil {
-			return false, nil, nil
+			continue
 		}
-		times--
-		err := injected(kind, action, obj)
+		f.times--
+		err := injected(f.kind, action, obj)
 		d.logWrite(action.GetVerb(), action.GetSubresource(), obj, fmt.Sprintf(" → %s (injected)", apierrors.ReasonForError(err)))
 		return true, nil, err
-	})
+	}
+	return false, nil, nil
 }
 
 // controllerWrite is the object of a create or an update the controller

@@ -39,6 +39,7 @@ waits until every goroutine is idle. Prints the controller's writes.`,
 // the queue and catches a panic in a handler or a worker.
 func (d *driver) newEnv() env {
 	api := fakeapi.New(d.onWrite)
+	d.installFaults(&api.Kube.Fake, &api.Walk.Fake)
 	return env{
 		Kube:     api.Kube,
 		Walk:     api.Walk,

@@ -44,6 +44,9 @@ type driver struct {
 	queued   []string // keys added to the queue during the step
 	q        queue
 
+	faultMu sync.Mutex
+	faults  []*fault // what the "fail" steps refuse (installFaults)
+
 	dropped int // failed writes that were not injected (races), not traced
 	gets    int // keys the workers took from the queue (FuzzControllers counts syncs)
 }

@@ -296,7 +296,7 @@ func (k *code) outcome(test string, res *runs, quiet time.Duration) *outcome {
 		// the reason above may be shortened).
 		text := b.String()
 		if !isScenario(test) {
-			text = output
+			text = withoutEchoes(output)
 		}
 		if found, ids := k.textOwners(text); len(ids) == 1 {
 			add(k.wroteIt(found), ids)

@@ -160,3 +160,75 @@ func TestAVerbThatPrintsOtherwiseIsEvidence(t *testing.T) {
 		t.Errorf("found %+v (exercises %v); want none", found, ids)
 	}
 }
+
+// A line of a plain test's output that the reference's own format prints
+// too is not what diverged: trial L2's deploymentChanges wrote "replicas
+// %d→%d" where the reference writes "replicas %s→%d", and was blamed for
+// every failure of TestDifferential, whose output holds every step's.
+func TestALineTheReferenceCouldPrintIsNoEvidence(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte("package watchserver\n\nfunc changes(a, b int) string { return fmt.Sprintf(\"replicas %d→%d\", a, b) }\n")
+	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc changes(a string, b int) string { return fmt.Sprintf(\"replicas %s→%d\", a, b) }\n")
+	k.funcs["changes"] = 4
+	output := "    differential_test.go:52: steps differ:\n      event Normal Updated demo/web: replicas 2→4\n    other_test.go:9: Run did not return\n"
+	if found, ids := k.textOwners(output); len(ids) != 0 {
+		t.Errorf("ids = %v, want none: the reference prints that line too\n%s", ids, k.wroteIt(found))
+	}
+}
+
+// datadriven echoes each step a test plays under -v: what ran, not why
+// it failed, and neither evidence nor a reason to show.
+func TestEchoedStepsAreLeftOut(t *testing.T) {
+	output := strings.Join([]string{
+		"    differential_test.go:43: ",
+		"        testdata/scenarios/conflict.txt:7:",
+		"          start",
+		"          ----",
+		"          started",
+		"    differential_test.go:43: ",
+		"        testdata/scenarios/conflict.txt:11:",
+		"          create rollout demo/web",
+		"          ----",
+		"",
+		"    scenario_lifecycle_test.go:141: Run did not return within a minute of its context ending.",
+		"    differential_test.go:43: ",
+		"        testdata/scenarios/tombstone.txt:33:",
+		"          tombstone deployment demo/other",
+		"          ----",
+		"          queued: (nothing)",
+	}, "\n")
+	want := "    scenario_lifecycle_test.go:141: Run did not return within a minute of its context ending."
+	if got := withoutEchoes(output); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+}
+
+// A piece of a format string is evidence only where its format printed
+// it: trial L2's trace line "update status: %d available" printed nothing
+// a scenario shows, yet its "available" was found in the Rollout status a
+// step printed, and updateStatus was blamed for syncHandler's bug.
+func TestAPieceItsFormatDidNotPrintIsNoEvidence(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte("package watchserver\n\nfunc status(n int) { tracef(\"update status: %d available\", n) }\n")
+	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc status(n int) { tracef(\"update status: available %d\", n) }\n")
+	k.funcs["status"] = 4
+	report := "  Trace (-recorded from client-go, +your copy):\n    - error: not managed by Rollout\n    + update rollout/status demo/clash available=0 observed=1\n"
+	if found, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("ids = %v, want none\n%s", ids, k.wroteIt(found))
+	}
+}
+
+// A trace line of yours that the scenario's own output happens to fit is
+// no evidence when the reference's format fits it too: trial L2's
+// "create deployment %s/%s" and a step's "create deployment demo/web
+// replicas=1", in a report whose cause was exercise 1's.
+func TestATraceDiffLineTheReferenceCouldPrintIsNoEvidence(t *testing.T) {
+	k := literalCode()
+	k.s.files["server.go"] = []byte("package watchserver\n\nfunc sync(ns, n string) { tracef(\"create deployment %s/%s\", ns, n) }\n")
+	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc sync(n string) { tracef(\"create deployment %s\", n) }\n")
+	k.funcs["sync"] = 4
+	report := "  Trace (-recorded from client-go, +your copy):\n    - (no writes)\n    + create deployment demo/web replicas=1 image=nginx:1.27\n"
+	if found, ids := k.textOwners(report); len(ids) != 0 {
+		t.Errorf("ids = %v, want none\n%s", ids, k.wroteIt(found))
+	}
+}

@@ -53,6 +53,7 @@ type code struct {
 	yourLiterals []literal
 	refTexts     map[string]bool
 	refFormats   map[string][]string // function → the reference's format strings in it
+	refPrints    []*regexp.Regexp    // what each of the reference's format strings can print (strictFormat)
 	// The functions of yours that keep a lock (keepers), read once per
 	// check for every stuck or left-out test's report.
 	keepersOnce sync.Once
@@ -470,7 +471,7 @@ func (k *code) leaked(leak, after string) (string, []int) {
 // failed (t.Fatal) after what it logged on the way.
 func (k *code) plain(output string) (string, []int) {
 	var lines []string
-	for _, line := range strings.Split(output, "\n") {
+	for _, line := range strings.Split(withoutEchoes(output), "\n") {
 		t := strings.TrimSpace(line)
 		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
 			continue
@@ -505,6 +506,38 @@ func (k *code) plain(output string) (string, []int) {
 		b.WriteString(foldProse(line))
 	}
 	return b.String(), nil
+}
+
+// echoHeader is the first two lines of datadriven's echo of a step it
+// ran, logged under -v by a test that plays scenario files itself: the
+// test's file:line with nothing after it, then the step's file:line.
+var echoHeader = regexp.MustCompile(`^(\s*)\w+_test\.go:\d+: ?\n\s+\S+\.txt:\d+:$`)
+
+// withoutEchoes is a test's output without datadriven's echoes of the
+// steps it ran (each step's header, command and output, indented under
+// it), which say what ran, not why it failed: trial L2's TestDifferential
+// showed 1,459 lines of them around its one reason, "Run did not return
+// within a minute of its context ending", which was left out.
+func withoutEchoes(output string) string {
+	lines := strings.Split(output, "\n")
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		if i+1 == len(lines) {
+			out = append(out, lines[i])
+			break
+		}
+		m := echoHeader.FindStringSubmatch(lines[i] + "\n" + lines[i+1])
+		if m == nil {
+			out = append(out, lines[i])
+			continue
+		}
+		// The echo goes on while its lines are indented past the header's.
+		i++
+		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " \t")) > len(m[1])) {
+			i++
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // diffLines returns which of a test's lines are a diff's changes (a line

@@ -394,7 +394,7 @@ func (r *Runner) allPass(x *result) {
 	if offTrack > 0 {
 		// The core track is done: its deep exercises are the way on in
 		// this chapter, before the next one.
-		r.next(fmt.Sprintf("Next: take on its %d deep exercises (its locking, loops and lifecycles), or go on to the next chapter:", offTrack),
+		r.next(fmt.Sprintf("Next: take on its %s (its locking, loops and lifecycles), or go on to the next chapter:", countOf(offTrack, "deep exercise")),
 			r.cmd("deep", c.Number()), r.nextChapterCheck(c))
 		return
 	}

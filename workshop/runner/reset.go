@@ -86,7 +86,7 @@ func (r *Runner) Reset(chapter string, id int) error {
 	}
 	// As core, deep and blank do (trial I's reset of a passing exercise
 	// said nothing of it).
-	r.warnWork(c, ids, write, why, map[bool]string{true: "puts it back as generated", false: "puts them back as generated"}[id > 0])
+	r.warnWork(c, ids, write, why, "puts %s back as generated")
 	if !r.confirm("Reset? [y/N] ") {
 		r.declined(why)
 		return nil

@@ -169,8 +169,9 @@ func (r *Runner) passAgain(again []progress.Exercise) {
 // and how to take them on.
 func (r *Runner) offTrackNote(x *result) {
 	if x.offTrack > 0 {
-		r.say("                  ", fmt.Sprintf("+ %d deep exercises, written for you on the core track (take them on: %s)",
-			x.offTrack, r.cmd("deep", x.c.Number())))
+		them := map[bool]string{true: "it", false: "them"}[x.offTrack == 1]
+		r.say("                  ", fmt.Sprintf("+ %s, written for you on the core track (take %s on: %s)",
+			countOf(x.offTrack, "deep exercise"), them, r.cmd("deep", x.c.Number())))
 	}
 }
 

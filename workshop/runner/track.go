@@ -34,14 +34,18 @@ func (r *Runner) Deep(chapter string) error {
 		return err
 	}
 	back, from := r.deepWorkKept(c, gen, ids, write)
-	r.say("", fmt.Sprintf("The deep track of %s adds %d exercises over the concurrent and looping heart of it:", c.Name, len(deep)))
+	r.say("", fmt.Sprintf("The deep track of %s adds %s over the concurrent and looping heart of it:", c.Name, countOf(len(deep), "exercise")))
 	for _, e := range deep {
 		r.printf("  %d %s\n", e.ID, strings.TrimSuffix(e.Title, "."))
 	}
 	if len(back) > 0 {
 		// Trial H: deep, then core, then deep again stubbed its own deep
 		// code, to be found among backups by hand.
-		r.say("", fmt.Sprintf("Your own code of %s, kept when you went to the core track (backup %s), goes back in; the other deep functions become stubs. Your core exercises stay as they are. A backup of the files is kept.", exercisesNamed(back), from))
+		others := "; the other deep functions become stubs"
+		if len(back) == len(ids) {
+			others = "" // trial L2: chapter 06 has one deep exercise, and no other
+		}
+		r.say("", fmt.Sprintf("Your own code of %s, kept when you went to the core track (backup %s), goes back in%s. Your core exercises stay as they are. A backup of the files is kept.", exercisesNamed(back), from, others))
 	} else {
 		r.say("", "Their functions in your copy become stubs; your other exercises stay as they are. A backup of the files is kept.")
 	}
@@ -57,7 +61,7 @@ func (r *Runner) Deep(chapter string) error {
 			"If you read them, write them again from their hints and the tests, not from memory; "+
 			"for a chapter you have not read yet, choose deep from the start (%s).", c.Name, r.cmd("start", "NN", "deep")))
 	}
-	r.warnWork(c, ids, write, "deep "+c.Number(), "puts their stubs back")
+	r.warnWork(c, ids, write, "deep "+c.Number(), "stubs %s again")
 	return r.writeTrack(c, write, ids, "Take on the deep track? [y/N] ", TrackDeep, "deep "+c.Number())
 }
 
@@ -153,7 +157,7 @@ func (r *Runner) Blank(chapter string) error {
 	}
 	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
 	r.fileList(c, write)
-	r.warnWork(c, exerciseIDs(list), write, "blank "+c.Number(), "stubs them")
+	r.warnWork(c, exerciseIDs(list), write, "blank "+c.Number(), "stubs %s")
 	return r.writeTrack(c, write, exerciseIDs(list), "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 
@@ -194,9 +198,9 @@ func (r *Runner) Core(chapter string) error {
 		return fmt.Errorf("%w\n%s", err, Wrap("", fmt.Sprintf("To put the whole chapter back as generated instead (a backup is kept): %s", r.cmd("reset", c.Number())), Width))
 	}
 	if len(write) > 0 {
-		r.say("", fmt.Sprintf("The core track of %s writes its %d deep exercises for you. This puts their reference code back in your copy; your core exercises stay as they are. A backup of these files is kept:", c.Name, len(deep)))
+		r.say("", fmt.Sprintf("The core track of %s writes its %s for you. This puts their reference code back in your copy; your core exercises stay as they are. A backup of these files is kept:", c.Name, countOf(len(deep), "deep exercise")))
 		r.fileList(c, write)
-		r.warnWork(c, ids, write, "core "+c.Number(), "replaces them with the reference")
+		r.warnWork(c, ids, write, "core "+c.Number(), "replaces %s with the reference")
 	}
 	return r.writeTrack(c, write, nil, "Put the core track back? [y/N] ", TrackCore, "core "+c.Number())
 }
@@ -384,7 +388,8 @@ func (r *Runner) warnWork(c chapters.Chapter, ids []int, write map[string][]byte
 	if len(passing) > 0 {
 		text += fmt.Sprintf(", and %s when you last checked", passesNamed(passing, len(yours)))
 	}
-	text += fmt.Sprintf(". `%s` %s; the backup keeps your code, and `%s` brings it back.", command, does, r.cmd("restore", c.Number()))
+	them := map[bool]string{true: "it", false: "them"}[len(yours) == 1]
+	text += fmt.Sprintf(". `%s` %s; the backup keeps your code, and `%s` brings it back.", command, fmt.Sprintf(does, them), r.cmd("restore", c.Number()))
 	r.say("", r.paint(yellow, text))
 }
 
@@ -423,6 +428,15 @@ func (r *Runner) yourWork(c chapters.Chapter, ids []int, write map[string][]byte
 }
 
 // exercisesNamed is "exercise 3" or "exercises 3, 4 and 6".
+// countOf is n of a noun, in the plural unless n is 1: "1 deep
+// exercise", "3 exercises".
+func countOf(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
 func exercisesNamed(ids []int) string {
 	if len(ids) == 1 {
 		return fmt.Sprintf("exercise %d", ids[0])

@@ -191,7 +191,7 @@ func TestDeepWarnsAboutYourWork(t *testing.T) {
 	must(t, r.Deep("03"))
 	got := out.take()
 	contains(t, "deep 03 on your blank work", got, "Careful: exercise 3 holds code you wrote, and it passed when you last checked.",
-		"`deep 03` puts their stubs back", "Take on the deep track? [y/N] n", "Nothing changed.")
+		"`deep 03` stubs it again", "Take on the deep track? [y/N] n", "Nothing changed.")
 	fits(t, "deep warning", got)
 	if strings.Index(got, "Careful") > strings.Index(got, "Take on the deep track?") {
 		t.Errorf("the warning comes after the question:\n%s", got)

@@ -20,6 +20,21 @@ type Caught struct {
 
 func (c *Caught) Error() string { return fmt.Sprint(c.Value) }
 
+// Report is the panic as a failure report shows it: its value, then the
+// chapter's frames it went through, which the runner reads to name the
+// exercise. A test that catches a panic it cannot raise again on its own
+// goroutine (a worker's, heard by a Crashed hook inside a bubble) fails
+// with it.
+func (c *Caught) Report() string {
+	return panicReport(c.Value, c.Stack)
+}
+
+// panicReport is a "Panic:" block: the value, and the chapter's frames of
+// stack under it.
+func panicReport(value any, stack string) string {
+	return fmt.Sprintf("  Panic:    %v\n%s", value, indent(chapterFrames(stack), "            "))
+}
+
 // Catch wraps a value recover returned, with the stack of the goroutine
 // that panicked; call it in the deferred function that recovered, while
 // that stack is still there. nil stays nil, and a value already caught

@@ -107,7 +107,7 @@ func writeDifference(b *strings.Builder, chapter, recordedFrom, impl string, f *
 		fmt.Fprintf(b, "  Stopped:  this step needs %s exercise %d, which is not done yet.\n", nd.Chapter, nd.Exercise)
 		h = hints{byID: exercisesOf(chapter, nd.Chapter), owner: nd.Chapter, blame: []int{nd.Exercise}}
 	case d.panicked != nil:
-		fmt.Fprintf(b, "  Panic:    %v\n%s", d.panicked.value, indent(chapterFrames(d.panicked.stack), "            "))
+		b.WriteString(panicReport(d.panicked.value, d.panicked.stack))
 	case oneLine(d.want) && oneLine(d.got):
 		fmt.Fprintf(b, "  Recorded: %s\n  Got:      %s\n", CutMiddle(strings.TrimSpace(d.want)), CutMiddle(strings.TrimSpace(d.got)))
 	default:

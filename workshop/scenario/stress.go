@@ -26,7 +26,7 @@ func Stress(t *testing.T, exercise int, name string, fn func(t *testing.T)) {
 			if v := recover(); v != nil {
 				nd, ok := NotDoneIn(v)
 				if c, caught := v.(*Caught); caught && !ok {
-					t.Fatalf("  Panic:    %v\n%s", c.Value, indent(chapterFrames(c.Stack), "            "))
+					t.Fatal(c.Report())
 				}
 				if !ok {
 					panic(v)

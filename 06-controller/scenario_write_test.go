@@ -28,7 +28,8 @@ var writeCommands = []scenario.Command[*driver]{
 Creates a Rollout (fields deployment=NAME, replicas=N, image=IMAGE) or a
 Deployment (fields replicas=N, image=IMAGE, and owner=ROLLOUT, which makes
 that Rollout its controller; owner=KIND/NAME makes up a controller of that
-kind instead, of API version owner-api=GROUP/VERSION, apps/v1 by default).`,
+kind instead, of API version owner-api=GROUP/VERSION, apps/v1 by default;
+also=KIND/NAME lists an owner that is not its controller before it).`,
 		Example: "create rollout demo/web deployment=web replicas=2 image=nginx:1.27"},
 	{Name: "update", Run: (*driver).userWrite,
 		Usage: `update rollout NS/NAME [FIELD=VALUE ...]
@@ -175,6 +176,16 @@ func (d *driver) createDeployment(t testing.TB, td *datadriven.TestData, ns, nam
 			}
 			dep.OwnerReferences = []metav1.OwnerReference{*metav1.NewControllerRef(r, v1alpha1.SchemeGroupVersion.WithKind("Rollout"))}
 		}
+	}
+	if also, ok := args["also"]; ok {
+		// An owner that is not the controller, listed first: the
+		// controller is the reference marked so, wherever it is.
+		kind, name, _ := strings.Cut(also, "/")
+		apiVersion := "v1"
+		if kind == "Rollout" {
+			apiVersion = v1alpha1.SchemeGroupVersion.String()
+		}
+		dep.OwnerReferences = append([]metav1.OwnerReference{{APIVersion: apiVersion, Kind: kind, Name: name, UID: types.UID("uid-of-" + name)}}, dep.OwnerReferences...)
 	}
 	_, err := d.env.Kube.AppsV1().Deployments(ns).Create(ctx, dep, metav1.CreateOptions{})
 	return err

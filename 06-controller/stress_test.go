@@ -3,6 +3,9 @@ package controller_test
 import (
 	"context"
 	"errors"
+	"os"
+	"os/exec"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"testing"
@@ -28,6 +31,9 @@ func TestStress(t *testing.T) {
 	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 1, "run-waits-for-every-cache", func(t *testing.T) { ourOwn(t, runWaitsForEveryCache) })
 	scenario.Stress(t, 1, "run-stopped-before-the-caches-sync", func(t *testing.T) { ourOwn(t, runStoppedBeforeSync) })
+	scenario.Stress(t, 1, "run-waits-for-its-workers", func(t *testing.T) { ourOwn(t, runWaitsForItsWorkers) })
+	scenario.Stress(t, 1, "run-stopped-as-the-caches-sync", func(t *testing.T) { ourOwn(t, runStoppedAsTheCachesSync) })
+	scenario.Stress(t, 1, "a-worker-panic-crashes", func(t *testing.T) { ourOwn(t, aWorkerPanicCrashes) })
 }
 
 // runWaitsForEveryCache runs the controller with two caches, the first
@@ -107,12 +113,119 @@ func runStoppedBeforeSync(t *testing.T) {
 	})
 }
 
+// runWaitsForItsWorkers stops the controller while its workers are still
+// in the queue's Get (finishing what they hold, as a drain does): Run
+// must not return before they do. A Run that returns first lets its
+// caller exit, or start a new controller, under workers still writing
+// (trial L2's Run without wg.Wait passed every check).
+func runWaitsForItsWorkers(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := newCountingQueue()
+		q.hold = make(chan struct{})
+		c := controller.New(controller.Config{Queue: q, Synced: []func() bool{func() bool { return true }}, Crashed: q.workerStopped(t)})
+		ctx, cancel := context.WithCancel(context.Background())
+		done := make(chan error, 1)
+		go func() { done <- c.Run(ctx, 2) }()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		cancel()
+		synctest.Wait()
+		select {
+		case <-done:
+			if n := q.inGet.Load(); n > 0 {
+				t.Errorf("Run returned while %d of its workers were still busy (in the queue's Get, after the shutdown): "+
+					"it must wait for every worker it started to return", n)
+			}
+			close(q.hold)
+		default:
+			close(q.hold)
+			<-done
+		}
+	})
+}
+
+// runStoppedAsTheCachesSync ends the context just as the caches sync: Run
+// starts its workers with the context already over, and must still wait
+// for every one of them before it returns. A WaitGroup counted inside
+// each worker's goroutine (wg.Add in the goroutine, not before the go
+// statement) has counted none of them yet, and its Wait returns at once.
+func runStoppedAsTheCachesSync(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		q := newCountingQueue()
+		ctx, cancel := context.WithCancel(context.Background())
+		synced := func() bool { cancel(); return true }
+		c := controller.New(controller.Config{Queue: q, Synced: []func() bool{synced}, Crashed: q.workerStopped(t)})
+		err := c.Run(ctx, 2)
+		before := q.gets.Load()
+		time.Sleep(time.Second)
+		synctest.Wait()
+		if n := q.gets.Load() - before; n > 0 {
+			t.Errorf("%d of Run's workers asked the queue for a key after Run had returned (Run returned %v): "+
+				"it must wait for every worker it started, counting each before its go statement", n, err)
+		}
+	})
+}
+
+// panickingWorkerVar tells a process of this test binary to be the one
+// aWorkerPanicCrashes watches.
+const panickingWorkerVar = "WALKTHROUGH_06_PANICKING_WORKER"
+
+// aWorkerPanicCrashes runs, in a process of its own, a controller with
+// no Crashed hook whose worker panics (its queue's Get does): the panic
+// must crash that process, as client-go's utilruntime.HandleCrash does
+// once it has logged it. A recover that swallows it leaves the
+// controller running one worker short, or with none, and nothing says so
+// (trial L2's recoverWorker, recovering whether or not Crashed was set,
+// passed every check).
+func aWorkerPanicCrashes(t *testing.T) {
+	if os.Getenv(panickingWorkerVar) != "" {
+		synctest.Test(t, func(t *testing.T) {
+			q := &panickingQueue{newCountingQueue()}
+			c := controller.New(controller.Config{Queue: q, Synced: []func() bool{func() bool { return true }}})
+			ctx, cancel := context.WithCancel(context.Background())
+			done := make(chan error, 1)
+			go func() { done <- c.Run(ctx, 1) }()
+			time.Sleep(time.Second)
+			cancel()
+			<-done
+		})
+		return
+	}
+	cmd := exec.Command(os.Args[0], "-test.run=^"+t.Name()+"$", "-test.count=1")
+	cmd.Env = append(os.Environ(), panickingWorkerVar+"=1")
+	out, err := cmd.CombinedOutput()
+	switch {
+	case err != nil && strings.Contains(string(out), "panic: ") && strings.Contains(string(out), ").runWorker("):
+		// A worker's panic (the queue's, or a stub's) ended the process.
+	case err != nil:
+		var kept []string // its own report, without go test's framing
+		for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+			if !strings.HasPrefix(line, "--- FAIL") && line != "FAIL" {
+				kept = append(kept, line)
+			}
+		}
+		t.Fatalf("in a process of its own: %v\n%s", err, strings.Join(kept, "\n"))
+	default:
+		t.Fatalf("a worker panicked (its queue's Get did), the controller had no Crashed hook, and the program went on: " +
+			"without Crashed, recoverWorker must not recover, so that the panic crashes the program, as client-go's HandleCrash does")
+	}
+}
+
+// panickingQueue panics in Get, as a bug under a worker would.
+type panickingQueue struct{ *countingQueue }
+
+func (q *panickingQueue) Get() (string, bool) { panic("a queue that panics") }
+
 // countingQueue is a queue that holds nothing: it counts the workers that
 // ask it for a key and keeps them waiting until it shuts down.
 type countingQueue struct {
-	gets atomic.Int32
-	down chan struct{}
-	once sync.Once
+	gets  atomic.Int32
+	inGet atomic.Int32 // workers in Get now
+	down  chan struct{}
+	once  sync.Once
+	// hold, when set, keeps a Get that found the queue shut down waiting
+	// until it is closed: a worker still finishing what it holds.
+	hold chan struct{}
 }
 
 func newCountingQueue() *countingQueue { return &countingQueue{down: make(chan struct{})} }
@@ -134,7 +247,12 @@ func (q *countingQueue) workerStopped(t *testing.T) func(any) {
 
 func (q *countingQueue) Get() (string, bool) {
 	q.gets.Add(1)
+	q.inGet.Add(1)
+	defer q.inGet.Add(-1)
 	<-q.down
+	if q.hold != nil {
+		<-q.hold
+	}
 	return "", true
 }
 

@@ -39,6 +39,12 @@ func (c *Controller) syncHandler(ctx context.Context, key string) error {
 	// exercise:deeper Use apierrors.IsNotFound on lister errors, newDeployment(rollout) to create,
 	//   metav1.IsControlledBy for ownership, deploymentChanges to see what differs, and
 	//   c.updateStatus at the end.
+	// exercise:deeper The texts the scenarios recorded: labels app=<spec.deploymentName> and
+	//   rollout=<the Rollout's name> (on the Deployment, its selector and its pod template);
+	//   one container named app; changes "replicas 2→4" ("unset→4" when the Deployment has
+	//   none) and "image a→b"; events "Created Deployment %q" and "Updated Deployment %q: "
+	//   with the changes joined by ", "; the Ready condition's message "N of M replicas
+	//   available", its reason Available once every replica is, else Progressing.
 	namespace, name, err := indexer.SplitMetaNamespaceKey(key)
 	if err != nil {
 		c.errorf("invalid resource key %q: %v", key, err)

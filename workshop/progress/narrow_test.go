@@ -106,3 +106,53 @@ func finishedCopy(t *testing.T, number string) (chapters.Chapter, map[string][]b
 	}
 	return list[0], files
 }
+
+// TestAFunctionThatMovesTheDivergenceIsNamed: a finished 06 copy whose
+// newDeployment leaves the rollout label out, and whose deploymentChanges
+// writes its image change with another arrow, is put on newDeployment:
+// with the reference's body of it, every check gets past the step where
+// it diverged, though one still fails later, on deploymentChanges (trial
+// L2's first failure of exercise 4 was left on the exercise as a whole).
+func TestAFunctionThatMovesTheDivergenceIsNamed(t *testing.T) {
+	c, files := finishedCopy(t, "06")
+	name := exgen.ExerciseDir + "/sync.go"
+	src := string(files[name])
+	for find, replace := range map[string]string{
+		`labels := map[string]string{"app": rollout.Spec.DeploymentName, "rollout": rollout.Name}`: `labels := map[string]string{"app": rollout.Spec.DeploymentName}`,
+		`"image %s→%s"`: `"image %s -> %s"`,
+	} {
+		if strings.Count(src, find) != 1 {
+			t.Fatalf("sync.go: %q occurs %d times", find, strings.Count(src, find))
+		}
+		src = strings.Replace(src, find, replace, 1)
+	}
+	files[name] = []byte(src)
+	res, err := CheckWith(c, Options{Files: files, Only: 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range res.Exercises {
+		if e.ID == 4 {
+			t.Logf("exercise 4: %v, function %q (%v)\n%s", e.Status, e.Func, e.FuncProof, e.Report)
+			if e.Status != Fail || e.Func != "newDeployment" || e.FuncProof == FuncBySwap && strings.Contains(e.Report, "sync.txt") {
+				t.Errorf("exercise 4: %v, function %q (%v), want failing on newDeployment", e.Status, e.Func, e.FuncProof)
+			}
+			return
+		}
+	}
+	t.Fatal("no exercise 4 in the result")
+}
+
+// TestStepOf reads the step a scenario check diverged at, the earliest
+// of several runs, and none from a plain test's output.
+func TestStepOf(t *testing.T) {
+	for report, want := range map[string]int{
+		"sync.txt:36: step 7 diverged (implementation: your copy)":                 7,
+		"x.txt:9: step 12 diverged (…)\n…\nx.txt:4: step 3 diverged (…)\n":         3,
+		"    stress_test.go:68: a second after both caches synced, 3 of 2 workers": 0,
+	} {
+		if got := stepOf(report); got != want {
+			t.Errorf("stepOf(%q) = %d, want %d", report, got, want)
+		}
+	}
+}

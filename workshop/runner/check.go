@@ -350,6 +350,10 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 		line += " With the reference's body of it alone in its place, this check passes."
 	case progress.FuncBySwapOfOthers:
 		line += " With the reference's body of it alone in its place, the checks of this exercise that fail every time pass."
+	case progress.FuncFurther:
+		line += " With the reference's body of it alone in its place, this check gets past the step where yours diverged (it fails further on, in another function of yours)."
+	case progress.FuncByOthers:
+		line += " With the reference's body of it alone in its place, the quickest of this exercise's failing checks pass or get further (this one was not run so)."
 	case progress.FuncNeeded:
 		line += " With the reference's bodies of it and of other functions of the exercise, this check passes; with the others' alone, it still fails."
 	}

@@ -97,10 +97,8 @@ func init() {
 					if err != nil {
 						t.Fatal(err)
 					}
-					for deadline := time.Now().Add(10 * time.Second); cache.RV() < head.Header.Revision; time.Sleep(5 * time.Millisecond) {
-						if time.Now().After(deadline) {
-							t.Fatalf("the watch cache did not reach etcd's revision %d in 10s (it is at %d)", head.Header.Revision, cache.RV())
-						}
+					if !pollUntil(10*time.Second, func() bool { return cache.RV() >= head.Header.Revision }) {
+						t.Fatalf("the watch cache did not reach etcd's revision %d in 10s (it is at %d)", head.Header.Revision, cache.RV())
 					}
 				}
 				if _, err := storage.Compact(context.Background()); err != nil {

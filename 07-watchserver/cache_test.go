@@ -47,12 +47,8 @@ func describe(ev ws.Event) string {
 // waitRV waits until the cache has applied rv.
 func waitRV(t testing.TB, c *ws.Cache, rv int64) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for c.RV() < rv {
-		if time.Now().After(deadline) {
-			t.Fatalf("cache at rv %d, want %d", c.RV(), rv)
-		}
-		time.Sleep(2 * time.Millisecond)
+	if !pollUntil(5*time.Second, func() bool { return c.RV() >= rv }) {
+		t.Fatalf("cache at rv %d, want %d", c.RV(), rv)
 	}
 }
 
@@ -219,12 +215,8 @@ func watcherGauge() (float64, bool) {
 // where one was given, what would leave the count wrong (why).
 func waitGauge(t testing.TB, want float64, what, why string) {
 	t.Helper()
-	deadline := time.Now().Add(20 * time.Second) // generous: only a failure waits it out
-	for etcdWatchers(t) != want {
-		if time.Now().After(deadline) {
-			t.Fatalf("etcd has %v watchers after 20s, want %v: %s.\n%s", etcdWatchers(t), want, what, why)
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !pollUntil(20*time.Second, func() bool { return etcdWatchers(t) == want }) { // generous: only a failure waits it out
+		t.Fatalf("etcd has %v watchers after 20s, want %v: %s.\n%s", etcdWatchers(t), want, what, why)
 	}
 }
 

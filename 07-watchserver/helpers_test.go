@@ -73,19 +73,24 @@ func clientsetFor(t testing.TB, host string) *kubernetes.Clientset {
 	return cs
 }
 
-// waitReady polls until the cache answers a list: it is a real etcd, on
-// real time, so there is no bubble to wait in.
+// pollUntil asks cond every few milliseconds until it holds, for up to
+// within, and says whether it did: these tests run on a real etcd, on
+// real time, so there is no bubble to wait in. Only a failure waits the
+// whole time out.
+func pollUntil(within time.Duration, cond func() bool) bool {
+	for deadline := time.Now().Add(within); !cond(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			return false
+		}
+	}
+	return true
+}
+
+// waitReady waits until the cache answers a list.
 func waitReady(t testing.TB, c *ws.Cache) {
 	t.Helper()
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		if c.Ready() {
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the watch cache did not become ready in 10s")
-		}
-		time.Sleep(5 * time.Millisecond)
+	if !pollUntil(10*time.Second, c.Ready) {
+		t.Fatal("the watch cache did not become ready in 10s")
 	}
 }
 

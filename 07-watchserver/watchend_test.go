@@ -36,7 +36,9 @@ func TestAWatchThatEndsLeavesTheCache(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	within5s(t, func() bool { return srv.cache.Watchers() == 1 }, "the second watch to be registered")
+	if !pollUntil(5*time.Second, func() bool { return srv.cache.Watchers() == 1 }) {
+		t.Fatal("waited 5s for the second watch to be registered")
+	}
 	leave()
 	gone.Stop()
 	leftBy(t, srv.cache, "a watch whose client went away")
@@ -46,23 +48,7 @@ func TestAWatchThatEndsLeavesTheCache(t *testing.T) {
 // watch that should have gone.
 func leftBy(t *testing.T, c *ws.Cache, what string) {
 	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for c.Watchers() != 0 {
-		if time.Now().After(deadline) {
-			t.Fatalf("the cache still holds %d watcher(s) 5s after %s: the handler must stop its watcher when it returns", c.Watchers(), what)
-		}
-		time.Sleep(10 * time.Millisecond)
-	}
-}
-
-// within5s polls cond for up to 5s.
-func within5s(t *testing.T, cond func() bool, what string) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatalf("waited 5s for %s", what)
-		}
-		time.Sleep(10 * time.Millisecond)
+	if !pollUntil(5*time.Second, func() bool { return c.Watchers() == 0 }) {
+		t.Fatalf("the cache still holds %d watcher(s) 5s after %s: the handler must stop its watcher when it returns", c.Watchers(), what)
 	}
 }

@@ -94,6 +94,11 @@ func (s *Server) route(path string) (*collection, string, bool) {
 func (s *Server) takeFault(verb string) (Fault, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
+	return s.takeFaultLocked(verb)
+}
+
+// takeFaultLocked is takeFault with s.mu held.
+func (s *Server) takeFaultLocked(verb string) (Fault, bool) {
 	for i, f := range s.faults {
 		if f.Verb == verb {
 			s.faults = append(s.faults[:i:i], s.faults[i+1:]...)
@@ -301,6 +306,16 @@ func (s *Server) serveWatch(w http.ResponseWriter, r *http.Request, c *collectio
 			}
 		}
 		if initialEvents {
+			if f, ok := s.takeFaultLocked("bookmark"); ok {
+				// The stream breaks after the initial events, before
+				// the bookmark that would have ended them: what the
+				// client holds of them is half a list.
+				writeFrame(&first, "ERROR", statusJSON(f.Code, f.Reason, f.Message))
+				s.mu.Unlock()
+				s.startStream(w)
+				_, _ = w.Write(first.Bytes())
+				return
+			}
 			writeFrame(&first, "BOOKMARK", bookmarkJSON(c.res, s.rv, true))
 		}
 	default:

@@ -184,7 +184,9 @@ func (s *Server) EndWatches() { s.appendLog(entry{kind: entryEnd}) }
 // Fault is an error response for the next request of a verb.
 type Fault struct {
 	// Verb is "list" (any LIST page), "continue" (only a LIST page
-	// after the first, which carries a continue token) or "watch".
+	// after the first, which carries a continue token), "watch", or
+	// "bookmark": a streaming list (sendInitialEvents) sends its initial
+	// events, then an ERROR frame with the Status instead of its bookmark.
 	Verb    string
 	Code    int32 // the HTTP status
 	Reason  metav1.StatusReason

@@ -748,7 +748,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 	sort.Strings(names)
 	hung := false      // the outcome shown was left out, not run
 	var shown *outcome // the outcome shown, once there is one
-	var failing []string
+	var failing, leftOut []string
 	for _, test := range names {
 		o := outcomes[test]
 		if !mine[test] && !(o.stub == 0 && o.culprit == ex.ID) {
@@ -798,9 +798,10 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			sameRank && hung == o.hung && steadier ||
 			sameRank && hung == o.hung && solid(o) == solid(shown) && isScenario(test) && !isScenario(e.Test) ||
 			alike && solid(o) == solid(shown) && narrower(blame[test], blame[e.Test])
-		if status == Fail && o.located == WaitsLike {
-			e.LeftOut = append(e.LeftOut, shownName(test))
-		} else if status == Fail {
+		switch {
+		case status == Fail && o.leftOut():
+			leftOut = append(leftOut, test)
+		case status == Fail:
 			failing = append(failing, test)
 		}
 		if e.Status == Pass || e.Status == Unchecked || better {
@@ -809,17 +810,25 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 			hung, shown = o.hung, o
 		}
 	}
-	shownTest := shownName(e.Test)
-	e.LeftOut = slices.DeleteFunc(e.LeftOut, func(n string) bool { return e.Status != Fail || n == shownTest })
 	if e.Status == Fail {
 		for _, test := range failing {
 			if test != e.Test {
 				e.AlsoFailing = append(e.AlsoFailing, shownName(test))
 			}
 		}
+		for _, test := range leftOut {
+			if test != e.Test {
+				e.LeftOut = append(e.LeftOut, shownName(test))
+			}
+		}
 	}
 	return e
 }
+
+// leftOut reports whether the check never ran: it was left out of every
+// run, as it would wait where a stuck check did (WaitsLike), so it
+// neither passes nor fails.
+func (o *outcome) leftOut() bool { return o != nil && o.located == WaitsLike }
 
 // solid reports whether an outcome failed every run it had on your code as
 // it is: a failure rate below 1 is a flaky one (confirm). Nil, before any

@@ -161,18 +161,42 @@ func TestAVerbThatPrintsOtherwiseIsEvidence(t *testing.T) {
 	}
 }
 
-// A line of a plain test's output that the reference's own format prints
-// too is not what diverged: trial L2's deploymentChanges wrote "replicas
-// %d→%d" where the reference writes "replicas %s→%d", and was blamed for
-// every failure of TestDifferential, whose output holds every step's.
-func TestALineTheReferenceCouldPrintIsNoEvidence(t *testing.T) {
-	k := literalCode()
-	k.s.files["server.go"] = []byte("package watchserver\n\nfunc changes(a, b int) string { return fmt.Sprintf(\"replicas %d→%d\", a, b) }\n")
-	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc changes(a string, b int) string { return fmt.Sprintf(\"replicas %s→%d\", a, b) }\n")
-	k.funcs["changes"] = 4
-	output := "    differential_test.go:52: steps differ:\n      event Normal Updated demo/web: replicas 2→4\n    other_test.go:9: Run did not return\n"
-	if found, ids := k.textOwners(output); len(ids) != 0 {
-		t.Errorf("ids = %v, want none: the reference prints that line too\n%s", ids, k.wroteIt(found))
+// A literal of yours is no evidence where the reference's own format
+// prints the line too, or where its own format did not print it. Each
+// case is one of trial L2's false blames: yours, the reference's, the
+// output that blamed yours.
+func TestLiteralsThatAreNoEvidence(t *testing.T) {
+	for _, c := range []struct{ name, yours, reference, output string }{{
+		// deploymentChanges blamed for every failure of TestDifferential
+		// (a plain test: all its output counts).
+		name:      "a line the reference's format prints too",
+		yours:     `func changes(a, b int) string { return fmt.Sprintf("replicas %d→%d", a, b) }`,
+		reference: `func changes(a string, b int) string { return fmt.Sprintf("replicas %s→%d", a, b) }`,
+		output:    "    differential_test.go:52: steps differ:\n      event Normal Updated demo/web: replicas 2→4\n    other_test.go:9: Run did not return\n",
+	}, {
+		// "available" found in the Rollout status a step printed, and
+		// updateStatus blamed for syncHandler's bug.
+		name:      "a piece its format did not print",
+		yours:     `func changes(n int) { tracef("update status: %d available", n) }`,
+		reference: `func changes(n int) { tracef("update status: available %d", n) }`,
+		output:    "  Trace (-recorded from client-go, +your copy):\n    - error: not managed by Rollout\n    + update rollout/status demo/clash available=0 observed=1\n",
+	}, {
+		// A trace line that fit a step's own output, in a report whose
+		// cause was exercise 1's.
+		name:      "a trace diff's line the reference's format prints too",
+		yours:     `func changes(ns, n string) { tracef("create deployment %s/%s", ns, n) }`,
+		reference: `func changes(n string) { tracef("create deployment %s", n) }`,
+		output:    "  Trace (-recorded from client-go, +your copy):\n    - (no writes)\n    + create deployment demo/web replicas=1 image=nginx:1.27\n",
+	}} {
+		t.Run(c.name, func(t *testing.T) {
+			k := literalCode()
+			k.s.files["server.go"] = []byte("package watchserver\n\n" + c.yours + "\n")
+			k.done["exercise/server.go"] = []byte("package watchserver\n\n" + c.reference + "\n")
+			k.funcs["changes"] = 4
+			if found, ids := k.textOwners(c.output); len(ids) != 0 {
+				t.Errorf("ids = %v, want none\n%s", ids, k.wroteIt(found))
+			}
+		})
 	}
 }
 
@@ -200,35 +224,5 @@ func TestEchoedStepsAreLeftOut(t *testing.T) {
 	want := "    scenario_lifecycle_test.go:141: Run did not return within a minute of its context ending."
 	if got := withoutEchoes(output); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
-	}
-}
-
-// A piece of a format string is evidence only where its format printed
-// it: trial L2's trace line "update status: %d available" printed nothing
-// a scenario shows, yet its "available" was found in the Rollout status a
-// step printed, and updateStatus was blamed for syncHandler's bug.
-func TestAPieceItsFormatDidNotPrintIsNoEvidence(t *testing.T) {
-	k := literalCode()
-	k.s.files["server.go"] = []byte("package watchserver\n\nfunc status(n int) { tracef(\"update status: %d available\", n) }\n")
-	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc status(n int) { tracef(\"update status: available %d\", n) }\n")
-	k.funcs["status"] = 4
-	report := "  Trace (-recorded from client-go, +your copy):\n    - error: not managed by Rollout\n    + update rollout/status demo/clash available=0 observed=1\n"
-	if found, ids := k.textOwners(report); len(ids) != 0 {
-		t.Errorf("ids = %v, want none\n%s", ids, k.wroteIt(found))
-	}
-}
-
-// A trace line of yours that the scenario's own output happens to fit is
-// no evidence when the reference's format fits it too: trial L2's
-// "create deployment %s/%s" and a step's "create deployment demo/web
-// replicas=1", in a report whose cause was exercise 1's.
-func TestATraceDiffLineTheReferenceCouldPrintIsNoEvidence(t *testing.T) {
-	k := literalCode()
-	k.s.files["server.go"] = []byte("package watchserver\n\nfunc sync(ns, n string) { tracef(\"create deployment %s/%s\", ns, n) }\n")
-	k.done["exercise/server.go"] = []byte("package watchserver\n\nfunc sync(n string) { tracef(\"create deployment %s\", n) }\n")
-	k.funcs["sync"] = 4
-	report := "  Trace (-recorded from client-go, +your copy):\n    - (no writes)\n    + create deployment demo/web replicas=1 image=nginx:1.27\n"
-	if found, ids := k.textOwners(report); len(ids) != 0 {
-		t.Errorf("ids = %v, want none\n%s", ids, k.wroteIt(found))
 	}
 }

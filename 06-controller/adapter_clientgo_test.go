@@ -20,7 +20,7 @@ import (
 // the package (the directive below) is all the client-go one needs.
 func init() {
 	register(scenario.ClientGo, impl{Build: func(e env) system {
-		w := clientgo.New(e.Kube, e.Walk, clientgo.Options{})
+		w := clientgo.New(e.Kube, e.Walk, clientgo.Options{Resync: e.Resync})
 		c := controller.New(controller.Config{
 			Rollouts:         w.Rollouts(),
 			Deployments:      w.Deployments(),

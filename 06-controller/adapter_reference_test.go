@@ -20,7 +20,7 @@ import (
 //exgen:clientgo example.com/walkthrough/06-controller/wiring/clientgo ours
 func init() {
 	register(scenario.Reference, impl{Build: func(e env) system {
-		w := ours.New(e.Kube, e.Walk, ours.Options{})
+		w := ours.New(e.Kube, e.Walk, ours.Options{Resync: e.Resync})
 		c := controller.New(controller.Config{
 			Rollouts:         w.Rollouts(),
 			Deployments:      w.Deployments(),

@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"fmt"
+	"time"
 
 	"k8s.io/apimachinery/pkg/api/meta"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -26,6 +27,8 @@ type env struct {
 	Workers int
 	// MaxRetries is the controller's MaxRetries (zero: the default).
 	MaxRetries int
+	// Resync is every informer's resync period (zero: none).
+	Resync time.Duration
 	// Recorder records Events into the step's log.
 	Recorder *recorder
 	// Errorf hears the errors the controller reports (not part of the trace).

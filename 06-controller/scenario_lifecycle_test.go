@@ -15,9 +15,10 @@ import (
 // lifecycleCommands start the controller, stop it, and move its clock.
 var lifecycleCommands = []scenario.Command[*driver]{
 	{Name: "start", Run: (*driver).start,
-		Usage: `start [workers=N] [max-retries=M]
+		Usage: `start [workers=N] [max-retries=M] [resync=D]
 Builds the controller on its informers and queue, with N workers (2 by
-default) and MaxRetries M (the controller's default when 0 or left out);
+default), MaxRetries M (the controller's default when 0 or left out) and
+informers that resync every D (never when left out);
 starts the informers and waits for them to sync, then runs the controller
 in a goroutine and waits until every goroutine is idle. Prints "started"
 and the controller's writes, or "informers did not sync".`,
@@ -99,6 +100,9 @@ func (d *driver) start(t testing.TB, td *datadriven.TestData) string {
 	}
 	d.env.Workers = scenario.IntArg(t, td, "workers", 2)
 	d.env.MaxRetries = scenario.IntArg(t, td, "max-retries", 0)
+	if resync, ok := scenario.DurationArg(t, td, "resync"); ok {
+		d.env.Resync = resync
+	}
 	sys := d.im.Build(d.env)
 	d.sys = &sys
 	d.ctx, d.cancel = context.WithCancel(context.Background())

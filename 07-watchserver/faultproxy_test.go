@@ -1,6 +1,7 @@
 package watchserver_test
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -17,9 +18,10 @@ import (
 
 // faultProxy stands in front of our server and does, on cue, what a real
 // server only does now and then: refuse the next request of a verb, drop
-// every open watch, or send an ERROR frame down every open watch. It also
-// plays a server whose WatchList feature is off. It reports each request
-// as 01's scripted server does.
+// every open watch, send an ERROR frame down every open watch, or one
+// instead of a streaming list's closing bookmark. It also plays a server
+// whose WatchList feature is off. It reports each request as 01's
+// scripted server does.
 type faultProxy struct {
 	next             http.Handler
 	http             *httptest.Server
@@ -32,7 +34,7 @@ type faultProxy struct {
 }
 
 type proxyFault struct {
-	verb   string // "list" or "watch"
+	verb   string // "list", "watch" or "bookmark"
 	status *metav1.Status
 }
 
@@ -112,6 +114,11 @@ func (p *faultProxy) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		writeStatus(w, status)
 		return
 	}
+	if verb == "watch" && q.Get("sendInitialEvents") == "true" {
+		if status, ok := p.takeFault("bookmark"); ok {
+			lw.cutAt = status
+		}
+	}
 	if verb == "watch" && q.Get("sendInitialEvents") == "true" && p.withoutWatchList.Load() {
 		writeStatus(w, &metav1.Status{Status: metav1.StatusFailure, Code: http.StatusUnprocessableEntity,
 			Reason: metav1.StatusReasonInvalid,
@@ -153,6 +160,9 @@ type liveWatch struct {
 	pending *metav1.Status // an ERROR frame to send once it has
 	ended   bool
 	drop    bool
+	// cutAt, when set, is the ERROR frame sent instead of the bookmark
+	// that ends a streaming list's initial events (fail verb=bookmark).
+	cutAt *metav1.Status
 }
 
 var errWatchEnded = errors.New("the proxy ended this watch")
@@ -173,6 +183,12 @@ func (lw *liveWatch) Write(b []byte) (int, error) {
 		return 0, errWatchEnded
 	}
 	lw.started = true
+	if lw.cutAt != nil && bytes.Contains(b, []byte(`"BOOKMARK"`)) && bytes.Contains(b, []byte(metav1.InitialEventsAnnotationKey)) {
+		lw.writeError(lw.cutAt)
+		lw.ended = true
+		lw.cancel()
+		return 0, errWatchEnded
+	}
 	return lw.w.Write(b)
 }
 

@@ -25,7 +25,7 @@ import (
 )
 
 // TestChapter01WatchListSuite plays chapter 01's WatchList scenarios
-// (01-listwatch/testdata/scenarios/watchlist*.txt but one, recorded from
+// (01-listwatch/testdata/scenarios/watchlist*.txt, recorded from
 // client-go against 01's scripted server) against our server on a real
 // etcd, with chapter 01's Reflector and with client-go's, and wants the
 // same trace, line for line.
@@ -50,12 +50,11 @@ import (
 // suiteFiles are chapter 01's scenarios whose server only has to be a
 // server: the WatchList suite, and the classic list-then-watch files
 // whose faults a proxy can play. The others script what no real server
-// does on cue (a raw or malformed frame, a bookmark now, a streaming
-// list broken before its bookmark (watchlist-broken.txt), a page cap, a
+// does on cue (a raw or malformed frame, a bookmark now, a page cap, a
 // compaction between two pages), wait out hours of fake time, or tell
 // 799 ms from 801 ms, which a real clock cannot do reliably.
 var suiteFiles = []string{
-	"watchlist.txt", "watchlist-fallback.txt", "watchlist-retry.txt", "watchlist-rewatch.txt",
+	"watchlist.txt", "watchlist-fallback.txt", "watchlist-retry.txt", "watchlist-rewatch.txt", "watchlist-broken.txt",
 	"list-then-watch.txt", "watch-events.txt", "dropped-watch.txt", "list-gone.txt",
 }
 

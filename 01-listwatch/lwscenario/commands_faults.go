@@ -21,9 +21,8 @@ The next request(s) of the verb get an error answer: a Status with code
 N, reason R and the input as its message (else the code's text), or an
 HTML page with html; or, with reset, a connection reset and no answer at
 all. verb=bookmark breaks the next streaming list after its initial
-events: an ERROR frame with that Status comes instead of the bookmark
-(scripted server only). Against a real server only code, reason and
-times are played.`,
+events: an ERROR frame with that Status comes instead of the bookmark.
+Against a real server only code, reason and times are played.`,
 		Example: "fail verb=watch code=429 reason=TooManyRequests retry-after=1"},
 	{Name: "error-frame", Run: (*Driver).fail,
 		Usage: `error-frame code=N [reason=R]

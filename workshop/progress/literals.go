@@ -150,17 +150,19 @@ func (k *code) textOwners(report string) ([]literal, []int) {
 // referenceCouldPrint reports whether every line of got that holds l's
 // text is one a format string of the reference prints as well, each verb
 // printing what it can (strictFormat: a %q where yours has %s still
-// tells the two apart).
+// tells the two apart). A text that spans lines is no line's: false.
 func (k *code) referenceCouldPrint(l literal, got string) bool {
+	lines := 0
 	for _, line := range strings.Split(got, "\n") {
 		if !l.in(line) {
 			continue
 		}
+		lines++
 		if !slices.ContainsFunc(k.refPrints, func(re *regexp.Regexp) bool { return re.MatchString(line) }) {
 			return false
 		}
 	}
-	return true
+	return lines > 0
 }
 
 // readLiterals reads the literals of your files of the chapter, and the

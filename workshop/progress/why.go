@@ -522,23 +522,24 @@ func withoutEchoes(output string) string {
 	lines := strings.Split(output, "\n")
 	var out []string
 	for i := 0; i < len(lines); i++ {
-		if i+1 == len(lines) {
-			out = append(out, lines[i])
-			break
+		var m []string
+		if i+1 < len(lines) {
+			m = echoHeader.FindStringSubmatch(lines[i] + "\n" + lines[i+1])
 		}
-		m := echoHeader.FindStringSubmatch(lines[i] + "\n" + lines[i+1])
 		if m == nil {
 			out = append(out, lines[i])
 			continue
 		}
-		// The echo goes on while its lines are indented past the header's.
-		i++
-		for i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || len(lines[i+1])-len(strings.TrimLeft(lines[i+1], " \t")) > len(m[1])) {
-			i++
+		// Past the header, the echo goes on while its lines are blank or
+		// indented further than the header's first line.
+		for i++; i+1 < len(lines) && (strings.TrimSpace(lines[i+1]) == "" || indentOf(lines[i+1]) > len(m[1])); i++ {
 		}
 	}
 	return strings.Join(out, "\n")
 }
+
+// indentOf is how many spaces and tabs line starts with.
+func indentOf(line string) int { return len(line) - len(strings.TrimLeft(line, " \t")) }
 
 // diffLines returns which of a test's lines are a diff's changes (a line
 // that starts, past its indent, with "- " or "+ ", cmp.Diff's "-\t"), or
@@ -661,7 +662,7 @@ func (k *code) condensePanicLogs(output string) string {
 			out = append(out, lines[i])
 			continue
 		}
-		margin := lines[i][:len(lines[i])-len(strings.TrimLeft(lines[i], " \t"))]
+		margin := lines[i][:indentOf(lines[i])]
 		msg, err := strconv.Unquote(`"` + m[1] + `"`)
 		if err != nil {
 			msg = m[1]

@@ -276,13 +276,20 @@ func handlerRemovedBetweenDeltas(t *testing.T, im impl) {
 		<-g.reached
 		removed := make(chan error, 1)
 		go func() { removed <- inf.RemoveEventHandler(freeReg) }()
-		for range 200 {
+		for i := 0; ; i++ {
 			select {
 			case <-removed:
 				t.Fatalf("RemoveEventHandler returned while the informer was handling a delta (its object held " +
 					"in an index function): take blockDeltas in RemoveEventHandler, so a handler is removed " +
 					"between two deltas, never while one is written to the cache and told")
 			default:
+			}
+			// Once the removal waits for a lock, it is in line behind the
+			// delta, and stays there until the delta is through. A fixed
+			// count of yields alone let the bug pass on a loaded machine:
+			// the removal had not run yet.
+			if i >= 200 && i%50 == 0 && waitsForALock(").RemoveEventHandler(") || i == 100_000 {
+				break
 			}
 			goruntime.Gosched()
 		}
@@ -514,6 +521,18 @@ func waitingForSyncEndsWithStop(t *testing.T, im impl) {
 		}
 		f.Shutdown()
 	})
+}
+
+// waitsForALock reports whether a goroutine of the bubble in fn waits
+// for a mutex.
+func waitsForALock(fn string) bool {
+	for _, g := range strings.Split(bubbleGoroutines(), "\n\n") {
+		header, _, _ := strings.Cut(g, "\n")
+		if strings.Contains(g, fn) && strings.Contains(header, "Mutex.") {
+			return true
+		}
+	}
+	return false
 }
 
 // bubbleGoroutines returns the stacks of the goroutines of the current

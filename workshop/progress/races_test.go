@@ -46,6 +46,34 @@ func TestRaceBlamesTheSideWithNoLock(t *testing.T) {
 	}
 }
 
+// When the side with no lock is the reference's code to the letter and
+// the side under a lock is not, the locked side reached into memory it
+// does not own: trial Q's removeListener closed the pump's channel, and
+// "take the lock" sent the learner to the pump, written as the reference's.
+func TestRaceBlamesTheSideThatIsNotTheReferences(t *testing.T) {
+	k := testCode()
+	k.s.files = map[string][]byte{"store.go": storeSource()}
+	reference := strings.Split(string(storeSource()), "\n")
+	reference[96] = "\treturn nil"
+	k.done = map[string][]byte{"exercise/store.go": []byte(strings.Join(reference, "\n"))}
+	text, owners, fn := k.raced(raceReport)
+	if fn != "ThreadSafeStore.List" || !slices.Equal(owners, []int{6}) {
+		t.Errorf("put on %q, owners %v; want ThreadSafeStore.List, [6]: Update is the reference's, List is not\n%s", fn, owners, text)
+	}
+	if !strings.Contains(text, "The side with no lock, ThreadSafeStore.Update, is the reference's code") {
+		t.Errorf("the reason does not say why the locked side is blamed:\n%s", text)
+	}
+	// With Update written otherwise, the side with no lock is blamed, as
+	// before.
+	k = testCode()
+	k.s.files = map[string][]byte{"store.go": storeSource()}
+	reference[56] = "\ts.mu.Lock(); s.items[key] = obj; s.mu.Unlock()"
+	k.done = map[string][]byte{"exercise/store.go": []byte(strings.Join(reference, "\n"))}
+	if _, owners, fn := k.raced(raceReport); fn != "ThreadSafeStore.Update" || !slices.Equal(owners, []int{3}) {
+		t.Errorf("put on %q, owners %v; want ThreadSafeStore.Update, [3]", fn, owners)
+	}
+}
+
 // A write under RLock is the fault, whatever lock the other side holds:
 // the 03 trial's Update under RLock read "under a lock" on both sides.
 func TestRaceBlamesAWriteUnderTheReadLock(t *testing.T) {

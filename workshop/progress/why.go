@@ -1,7 +1,6 @@
 package progress
 
 import (
-	"example.com/walkthrough/workshop/wrap"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -11,8 +10,10 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/gotest"
 	"example.com/walkthrough/workshop/scenario"
+	"example.com/walkthrough/workshop/wrap"
 )
 
 // This file says why a test failed when the scenario harness's own report
@@ -255,8 +256,9 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 	var b strings.Builder
 	b.WriteString("Race:     two goroutines used the same memory at once, at least one writing,\n" +
 		"          with no lock held by both (found by the race detector):\n")
-	culprits := map[int]bool{} // the exercises of the functions that took no lock
-	var culpritFuncs []string  // those functions, first seen first
+	culprits := map[int]bool{}    // the exercises of the functions that took no lock
+	var culpritFuncs []string     // those functions, first seen first
+	var noLock, underLock []frame // the functions that took no lock, and those that held one
 	locked := false
 	writeUnderRead := false // a write made under RLock: its function is the culprit
 	said := map[string]bool{}
@@ -288,6 +290,7 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 			}
 		case held:
 			locked = true
+			underLock = append(underLock, at)
 			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
 		default:
 			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
@@ -296,6 +299,7 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 				fmt.Fprintf(&text, "            called from %s, which holds no lock there\n            %s\n", k.function(missing), k.path(missing))
 			}
 			culprits[k.owner(missing)] = true
+			noLock = append(noLock, missing)
 			if fn := funcKey(missing.fn, k.pkg); !slices.Contains(culpritFuncs, fn) {
 				culpritFuncs = append(culpritFuncs, fn)
 			}
@@ -311,7 +315,16 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		for id := range culprits {
 			owners, culprit = []int{id}, culpritFuncs[0]
 		}
+		other, trespasser := k.trespasser(noLock, underLock)
 		switch {
+		case trespasser && !writeUnderRead:
+			// Trial Q's removeListener closed the channel the pump owns:
+			// "take the lock" sent the learner to the pump, written as the
+			// reference's is, to lock what needs no lock.
+			owners, culprit = []int{k.owner(other)}, funcKey(other.fn, k.pkg)
+			fmt.Fprintf(&b, "          The side with no lock, %s, is the reference's code to the\n"+
+				"          letter; the side under a lock is not: it reaches memory the other one\n"+
+				"          owns (a channel or a field that is not its to touch?).\n", funcKey(noLock[0].fn, k.pkg))
 		case writeUnderRead:
 			b.WriteString("          A write needs the write lock (Lock): the read lock (RLock) lets\n" +
 				"          every other reader in at the same time.\n")
@@ -326,6 +339,40 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		fmt.Fprintf(&b, "          (%d more race %s in this test)\n", n-1, map[bool]string{true: "report", false: "reports"}[n == 2])
 	}
 	return b.String(), dedupe(owners), culprit
+}
+
+// trespasser finds, in a race whose accesses with no lock are all in
+// functions of yours that are the reference's to the letter, the one
+// function of yours under a lock that is not: the reference's side needs
+// no lock for memory it owns, so the other side reached into it.
+func (k *code) trespasser(noLock, underLock []frame) (frame, bool) {
+	if len(noLock) == 0 || k.everySuspect {
+		return frame{}, false
+	}
+	for _, f := range noLock {
+		if !k.asWritten(f) {
+			return frame{}, false
+		}
+	}
+	var found []frame
+	for _, f := range underLock {
+		if k.owner(f) != 0 && !k.asWritten(f) && !slices.ContainsFunc(found, func(g frame) bool { return g.fn == f.fn }) {
+			found = append(found, f)
+		}
+	}
+	if len(found) != 1 {
+		return frame{}, false
+	}
+	return found[0], true
+}
+
+// asWritten reports whether f's function in your copy has the reference's
+// body, spaces aside.
+func (k *code) asWritten(f frame) bool {
+	base := filepath.Base(f.file)
+	mine, gen := k.s.files[base], k.done[filepath.Join(exgen.ExerciseDir, base)]
+	key := funcKey(f.fn, k.pkg)
+	return mine != nil && gen != nil && key != "" && len(exgen.Changed(mine, gen, []string{key})) == 0
 }
 
 // function names a frame's function for a person, with its exercise:

@@ -60,7 +60,8 @@ func TestRaceBlamesTheSideThatIsNotTheReferences(t *testing.T) {
 	if fn != "ThreadSafeStore.List" || !slices.Equal(owners, []int{6}) {
 		t.Errorf("put on %q, owners %v; want ThreadSafeStore.List, [6]: Update is the reference's, List is not\n%s", fn, owners, text)
 	}
-	if !strings.Contains(text, "The side with no lock, ThreadSafeStore.Update, is the reference's code") {
+	if flat := strings.Join(strings.Fields(text), " "); !strings.Contains(flat, "The side with no lock, ThreadSafeStore.Update, is the reference's code") ||
+		!strings.Contains(flat, "ThreadSafeStore.List (exercise 6), on the side under a lock, is not") {
 		t.Errorf("the reason does not say why the locked side is blamed:\n%s", text)
 	}
 	// With Update written otherwise, the side with no lock is blamed, as

@@ -256,9 +256,10 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 	var b strings.Builder
 	b.WriteString("Race:     two goroutines used the same memory at once, at least one writing,\n" +
 		"          with no lock held by both (found by the race detector):\n")
-	culprits := map[int]bool{}    // the exercises of the functions that took no lock
-	var culpritFuncs []string     // those functions, first seen first
-	var noLock, underLock []frame // the functions that took no lock, and those that held one
+	culprits := map[int]bool{} // the exercises of the functions that took no lock
+	var culpritFuncs []string  // those functions, first seen first
+	var noLock []frame         // the functions that took no lock
+	var underLock [][]frame    // the frames of yours of each access under a lock
 	locked := false
 	writeUnderRead := false // a write made under RLock: its function is the culprit
 	said := map[string]bool{}
@@ -290,7 +291,7 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 			}
 		case held:
 			locked = true
-			underLock = append(underLock, at)
+			underLock = append(underLock, mine)
 			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
 		default:
 			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
@@ -322,9 +323,9 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 			// "take the lock" sent the learner to the pump, written as the
 			// reference's is, to lock what needs no lock.
 			owners, culprit = []int{k.owner(other)}, funcKey(other.fn, k.pkg)
-			fmt.Fprintf(&b, "          The side with no lock, %s, is the reference's code to the\n"+
-				"          letter; the side under a lock is not: it reaches memory the other one\n"+
-				"          owns (a channel or a field that is not its to touch?).\n", funcKey(noLock[0].fn, k.pkg))
+			why := fmt.Sprintf("The side with no lock, %s, is the reference's code to the letter; %s, on the side under a lock, is not: it reaches memory the other side owns (a channel or a field that is not its to touch?).",
+				funcKey(noLock[0].fn, k.pkg), k.function(other))
+			b.WriteString("          " + strings.Join(scenario.Fold(why, reportWidth-10), "\n          ") + "\n")
 		case writeUnderRead:
 			b.WriteString("          A write needs the write lock (Lock): the read lock (RLock) lets\n" +
 				"          every other reader in at the same time.\n")
@@ -343,9 +344,12 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 
 // trespasser finds, in a race whose accesses with no lock are all in
 // functions of yours that are the reference's to the letter, the one
-// function of yours under a lock that is not: the reference's side needs
-// no lock for memory it owns, so the other side reached into it.
-func (k *code) trespasser(noLock, underLock []frame) (frame, bool) {
+// function of yours under a lock that is not, innermost first on each
+// locked side's stack: the reference's side needs no lock for memory it
+// owns, so the other side reached into it (trial Q's add wrote the ring
+// buffer only the pump may touch, through RingBuffer.Write, itself the
+// reference's).
+func (k *code) trespasser(noLock []frame, underLock [][]frame) (frame, bool) {
 	if len(noLock) == 0 || k.everySuspect {
 		return frame{}, false
 	}
@@ -355,9 +359,10 @@ func (k *code) trespasser(noLock, underLock []frame) (frame, bool) {
 		}
 	}
 	var found []frame
-	for _, f := range underLock {
-		if k.owner(f) != 0 && !k.asWritten(f) && !slices.ContainsFunc(found, func(g frame) bool { return g.fn == f.fn }) {
-			found = append(found, f)
+	for _, stack := range underLock {
+		i := slices.IndexFunc(stack, func(f frame) bool { return k.owner(f) != 0 && !k.asWritten(f) })
+		if i >= 0 && !slices.ContainsFunc(found, func(g frame) bool { return g.fn == stack[i].fn }) {
+			found = append(found, stack[i])
 		}
 	}
 	if len(found) != 1 {

@@ -88,7 +88,9 @@ func (d *driver) namespace() string {
 // freshList repeats a LIST (at resourceVersion=0, from the cache) until
 // its resourceVersion reaches the newest write the scenario made, for at
 // most eventWait. The cache follows etcd a moment behind, on both servers;
-// "fresh" makes what it prints exact.
+// "fresh" makes what it prints exact. A 429 from a cache that is
+// (re)initializing is asked again too, as a client would after its
+// Retry-After: a cache that relisted under load failed a CI run here.
 func (d *driver) freshList(url string) (int, []byte) {
 	deadline := time.Now().Add(eventWait)
 	for {
@@ -100,7 +102,8 @@ func (d *driver) freshList(url string) (int, []byte) {
 		}
 		_ = json.Unmarshal(body, &list)
 		rv, _ := strconv.ParseInt(list.Metadata.ResourceVersion, 10, 64)
-		if code != http.StatusOK || rv >= d.lastWrite || time.Now().After(deadline) {
+		settled := code == http.StatusOK && rv >= d.lastWrite || code != http.StatusOK && code != http.StatusTooManyRequests
+		if settled || time.Now().After(deadline) {
 			return code, body
 		}
 		time.Sleep(5 * time.Millisecond)

@@ -102,10 +102,12 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 			continue
 		}
 		blocker := 0
+		ready := false // a stub one of whose checks runs no other stub of yours
 		for _, test := range e.tests {
 			if ok, ran := passed[test]; ok || !ran {
 				continue
 			}
+			waits := false
 			for _, id := range blame[test] {
 				// A stub waits only for an earlier stub: the unlock
 				// order (selftest) proves none needs a later one, and
@@ -116,10 +118,21 @@ func blameBlockers(chapter string, exercises []Exercise, blame Blame, passed map
 				}
 				// Unchecked (check NN N did not run its checks) is not
 				// known to be in the way.
-				if id != e.ID && onTrack(id) && status(id) != Pass && status(id) != Unchecked && (blocker == 0 || id < blocker) {
-					blocker = id
+				if id != e.ID && onTrack(id) && status(id) != Pass && status(id) != Unchecked {
+					waits = true
+					if blocker == 0 || id < blocker {
+						blocker = id
+					}
 				}
 			}
+			ready = ready || !waits
+		}
+		// A stub with a check it can pass on what already passes is
+		// ready, whatever its other checks wait for: the doc's "Runs on"
+		// column says the same (trial P read "exercise 6 waits for 5"
+		// beside a table that said 6 runs on 1 and 2, which passed).
+		if e.Status == NotStarted && ready {
+			blocker = 0
 		}
 		if blocker != 0 {
 			e.Status, e.Blocker, e.BlockerChapter = Blocked, blocker, chapter

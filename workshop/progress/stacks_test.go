@@ -168,6 +168,28 @@ func TestNoCircleOfBlockers(t *testing.T) {
 	}
 }
 
+// A stub with a check that runs only passing exercises is ready, even
+// when another of its checks runs an earlier stub (trial P: 02's
+// exercise 6, whose resync scenario runs on 1 and 2 alone, read "waits
+// for exercise 5").
+func TestAReadyStubWaitsForNothing(t *testing.T) {
+	exercises := []Exercise{
+		{Exercise: exgen.Exercise{ID: 1}, Status: Pass},
+		{Exercise: exgen.Exercise{ID: 5}, Status: NotStarted, tests: []string{"TestScenarios/relist"}},
+		{Exercise: exgen.Exercise{ID: 6}, Status: NotStarted, tests: []string{"TestScenarios/relist", "TestScenarios/resync"}},
+		{Exercise: exgen.Exercise{ID: 7}, Status: NotStarted, tests: []string{"TestScenarios/relist"}},
+	}
+	blame := Blame{"TestScenarios/relist": {1, 5, 6, 7}, "TestScenarios/resync": {1, 6}}
+	passed := map[string]bool{"TestScenarios/relist": false, "TestScenarios/resync": false}
+	blameBlockers("02-deltafifo", exercises, blame, passed, func(int) bool { return true })
+	if e := exercises[2]; e.Status != NotStarted {
+		t.Errorf("6: %v (waits for %d); want not started, ready", e.Status, e.Blocker)
+	}
+	if e := exercises[3]; e.Status != Blocked || e.Blocker != 5 {
+		t.Errorf("7: %v (waits for %d); want waiting for 5", e.Status, e.Blocker)
+	}
+}
+
 // TestAGivenWaiterPointsAtYourCode: a goroutine of given code waiting on a
 // channel (07's relay ranging over the channel a pump of yours never
 // closed) says that what it waits for is yours to do.

@@ -48,7 +48,7 @@ func (r *Runner) noBackup(chapter string) {
 // number in that list. It asks before writing, and backs up the files it
 // replaces first, so a restore can be undone by another. With chapter ""
 // it is the chapter of the newest backup (the 03 trial typed a bare
-// restore).
+// restore). With --yes and a single backup, that one is put back.
 func (r *Runner) Restore(chapter, which string) error {
 	if chapter == "" {
 		backups := LoadState(r.Root).Backups
@@ -69,6 +69,11 @@ func (r *Runner) Restore(chapter, which string) error {
 	if len(list) == 0 {
 		r.noBackup(c.Name)
 		return nil
+	}
+	if which == "" && r.Yes && len(list) == 1 {
+		// --yes answers the one question there is (trial P typed
+		// `restore 02 --yes` with one backup, and got a list of one).
+		which = list[0].Name
 	}
 	if which == "" {
 		r.say("", fmt.Sprintf("Backups of %s, newest first:", c.Name))

@@ -224,8 +224,14 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 		off[e.ID] = !deep && e.Track == exgen.TrackDeep
 	}
 	out.sum = fingerprint(c)
-	res, mine, err := r.run(c, func(id int) bool { return off[id] }, only)
-	if err != nil {
+	var res *progress.Chapter
+	var mine *mineChoice
+	if r.reuse && !r.Mine && allFresh(out.fresh, off) {
+		// Nothing of yours to judge: every exercise is still its stub.
+		// status need not build the chapter to say so (trial P waited
+		// for six chapters it had not opened).
+		res = notStarted(c, list)
+	} else if res, mine, err = r.run(c, func(id int) bool { return off[id] }, only); err != nil {
 		return nil, err
 	}
 	out.res, out.mine = res, mine
@@ -252,6 +258,30 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 		res.Exercises = core
 	}
 	return out, nil
+}
+
+// allFresh reports whether every exercise on your track (not off it) is
+// still its stub.
+func allFresh(fresh, off map[int]bool) bool {
+	any := false
+	for id, f := range fresh {
+		if !off[id] {
+			if !f {
+				return false
+			}
+			any = true
+		}
+	}
+	return any
+}
+
+// notStarted is the result of a chapter none of whose exercises is begun.
+func notStarted(c chapters.Chapter, list []exgen.Exercise) *progress.Chapter {
+	res := &progress.Chapter{Chapter: c}
+	for _, e := range list {
+		res.Exercises = append(res.Exercises, progress.Exercise{Exercise: e, Status: progress.NotStarted})
+	}
+	return res
 }
 
 // checkAll checks chapters two at a time, saying what they do on one

@@ -144,7 +144,7 @@ func TestJourney(t *testing.T) {
 	keys := filepath.Join(root, chapter, "exercise", "keys.go")
 
 	// The untouched copy: nothing passes, and the next step is exercise 1.
-	must(t, r.Status())
+	must(t, r.Status(""))
 	status := out.take()
 	contains(t, "status", status, "03-indexer", "0/6", "not started  1  Build an object's key", "Next: exercise 1 of 03-indexer")
 	fits(t, "status", status)
@@ -249,18 +249,18 @@ func TestJourney(t *testing.T) {
 
 	// Everything filled in: all pass, and the chapter reset undoes it all.
 	fill(t, root, 1, 2, 5, 7, 9, 10)
-	must(t, r.Status())
+	must(t, r.Status(""))
 	done := out.take()
 	contains(t, "status when done", done, "6/6", "Every exercise passes.")
 	fits(t, "status when done", done)
 	// Nothing changed: status takes that check's result, and says so.
-	must(t, r.Status())
+	must(t, r.Status(""))
 	contains(t, "status again", out.take(), "6/6", "not checked again: 03-indexer")
 	r.Yes = true
 	must(t, r.Reset("03", 0))
 	contains(t, "reset 03", out.take(), "your whole copy of 03-indexer", "y (--yes)")
 	// Your copy changed: status checks it again.
-	must(t, r.Status())
+	must(t, r.Status(""))
 	if again := out.take(); !strings.Contains(again, "0/6") || strings.Contains(again, "not checked again") {
 		t.Errorf("status after reset 03 did not check 03 again:\n%s", again)
 	}
@@ -667,7 +667,7 @@ func TestMineOnALaterChapter(t *testing.T) {
 	contains(t, "04 --mine, your 03 finished", out.take(), "Yours: 03-indexer.", "1 of 1 exercises pass")
 
 	// status --mine says, under each chapter, what it was built on.
-	must(t, r.Status())
+	must(t, r.Status(""))
 	contains(t, "status --mine", out.take(), "(built on your 03-indexer)")
 }
 

@@ -175,10 +175,14 @@ func (r *Runner) offTrackNote(x *result) {
 	}
 }
 
-// Status runs every chapter's scenarios against your copy and prints
-// where you stand, then the next step.
-func (r *Runner) Status() error {
+// Status runs every chapter's scenarios against your copy, or chapter's
+// alone when it is not "", and prints where you stand, then the next
+// step. A chapter none of whose exercises is begun is not built.
+func (r *Runner) Status(chapter string) error {
 	list, err := chapters.All(r.Root)
+	if chapter != "" {
+		list, err = chapters.Find(r.Root, chapter)
+	}
 	if err != nil {
 		return err
 	}
@@ -212,7 +216,9 @@ func (r *Runner) Status() error {
 			done, total = done+x.done(), total+x.total()
 		}
 	}
-	r.printf("%-16s %s\n\n", "Overall", Bar(done, total, 30))
+	if len(list) > 1 {
+		r.printf("%-16s %s\n\n", "Overall", Bar(done, total, 30))
+	}
 	r.reusedNote(results)
 	for _, x := range r.fromCurrent(results) {
 		if x.notReady() {
@@ -236,6 +242,10 @@ func (r *Runner) Status() error {
 	}
 	if total == 0 {
 		r.say("", "No chapter has exercises yet. Next: read docs/contributing.md to write one.")
+		return nil
+	}
+	if chapter != "" {
+		r.next(fmt.Sprintf("Every exercise of %s passes. Next: see where you stand in the others:", list[0].Name), r.cmd("status"))
 		return nil
 	}
 	r.next("Every exercise passes. Next: see your own chapters work together, each built on your earlier ones:", Cmd+" status --mine")

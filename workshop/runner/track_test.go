@@ -85,6 +85,28 @@ func ticking() func() time.Time {
 // without a second question (the copy was untouched); core puts the
 // committed copy back byte for byte, imports included; restore lists the
 // backups newest first and puts the deep copy back, backing up first.
+// TestRestoreTheOneBackup: with --yes and a single backup, restore puts
+// that one back instead of listing it (trial P typed restore 02 --yes).
+func TestRestoreTheOneBackup(t *testing.T) {
+	root := workspace(t)
+	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}
+	r, out := newRunner(root)
+	r.now = ticking()
+	coreCopy := readCopy(t, c)
+	r.Yes = true
+	must(t, r.Deep("03"))
+	out.take()
+	if list, err := backupsOf(root, c); err != nil || len(list) != 1 {
+		t.Fatalf("deep 03 kept %d backups (%v); want 1", len(list), err)
+	}
+	must(t, r.Restore("03", ""))
+	got := out.take()
+	fits(t, "restore 03 --yes", got)
+	if strings.Contains(got, "Backups of 03-indexer") || !bytes.Equal(readCopy(t, c), coreCopy) {
+		t.Errorf("restore 03 --yes with one backup did not put it back:\n%s", got)
+	}
+}
+
 func TestStartCoreRestore(t *testing.T) {
 	root := workspace(t)
 	c := chapters.Chapter{Name: chapter, Dir: filepath.Join(root, chapter)}

@@ -64,7 +64,7 @@ var Start = time.Date(2026, 11, 22, 2, 31, 4, 0, time.UTC)
 
 // Story is the learner's way through the doc, in the order they go.
 var Story = []Step{
-	{Name: "status-fresh", Args: "status", Run: func(s *Session, r *runner.Runner) error { return r.Status() }},
+	{Name: "status-fresh", Args: "status", Run: func(s *Session, r *runner.Runner) error { return r.Status("") }},
 	{Name: "hint-03-2", Args: "hint 03 2", After: 95 * time.Second,
 		Run: func(s *Session, r *runner.Runner) error { return r.Hint("03", 2) }},
 	{Name: "solution-03-2-hidden", Args: "solution 03 2", After: 20 * time.Second,
@@ -85,7 +85,7 @@ var Story = []Step{
 		Run: func(s *Session, r *runner.Runner) error { return r.Reset("03", 2) }},
 	{Name: "status-done", Args: "status", After: 25 * time.Minute,
 		Prepare: func(s *Session) error { return s.Fill("03-indexer", all...) },
-		Run:     func(s *Session, r *runner.Runner) error { return r.Status() }},
+		Run:     func(s *Session, r *runner.Runner) error { return r.Status("") }},
 	{Name: "start-04", Args: "start 04", Answer: "deep\n", After: 3 * time.Minute,
 		Run: func(s *Session, r *runner.Runner) error { return r.Start("04", "") }},
 	{Name: "deep-05", Args: "deep 05 --yes", Yes: true, After: 40 * time.Second,

@@ -5,7 +5,7 @@
 //
 // The commands (run it with "help" for the full list):
 //
-//	status            every chapter and exercise, and the next step (the default)
+//	status [CH]       every chapter and exercise, and the next step (the default)
 //	check [CH] [EX]   run your copy of a chapter, or show one exercise
 //	hint CH EX        an exercise's hint; ask again for a deeper one
 //	watch             re-run the current exercise every time you save
@@ -42,8 +42,9 @@ const usage = `usage: go run ./workshop/cmd/workshop [command] [flags]
   start CH [TRACK]  choose how you do chapter CH before you read it: core (its
                     rules), deep (its locking and loops too) or blank
                     (everything from scratch); asks when TRACK is left out
-  status            every chapter and exercise as pass, fail or not started,
-                    with progress bars and the next step (the default)
+  status [CH]       every chapter (or chapter CH) and exercise as pass, fail or
+                    not started, with progress bars and the next step (the
+                    default)
   check [CH] [EX]   run your copy of chapter CH (e.g. 03), or show exercise EX
                     alone, with the first step that diverged and its hint
   hint CH EX        the hint of exercise EX; ask again for a deeper hint
@@ -129,9 +130,13 @@ func run(args []string, stdout, stderr io.Writer) int {
 
 	switch cmd {
 	case "status":
-		err = want(words, 0, 0, "status")
+		err = want(words, 0, 1, "status [CH]")
 		if err == nil {
-			err = r.Status()
+			ch := ""
+			if len(words) > 0 {
+				ch = words[0]
+			}
+			err = r.Status(ch)
 		}
 	case "check":
 		err = want(words, 0, 2, "check [CH] [EX]")

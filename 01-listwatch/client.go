@@ -355,6 +355,7 @@ func (c *Client) decodeItems(dec *json.Decoder, list *List, raws *[]json.RawMess
 	// exercise:end 4
 }
 
+// expectDelim reads the next token and fails unless it is the delimiter want.
 func expectDelim(dec *json.Decoder, want json.Delim) error {
 	// exercise:begin 4
 	tok, err := dec.Token()
@@ -453,6 +454,8 @@ type streamWatcher struct {
 
 func (w *streamWatcher) ResultChan() <-chan Event { return w.result }
 
+// Stop ends the stream once, however often it is called: receive returns
+// and closes the result channel.
 func (w *streamWatcher) Stop() {
 	// exercise:begin 6
 	w.once.Do(func() {

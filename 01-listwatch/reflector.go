@@ -161,6 +161,7 @@ func (r *Reflector) LastSyncResourceVersion() string {
 	// exercise:end 8
 }
 
+// setLastSyncRV records the resource version the store is synced to.
 func (r *Reflector) setLastSyncRV(rv string) {
 	// exercise:begin 8
 	r.mu.Lock()
@@ -169,6 +170,8 @@ func (r *Reflector) setLastSyncRV(rv string) {
 	// exercise:end 8
 }
 
+// setRVUnavailable records whether the last resource version is too old
+// to list from, so that the next list starts from the newest.
 func (r *Reflector) setRVUnavailable(v bool) {
 	// exercise:begin 8
 	r.mu.Lock()
@@ -211,6 +214,8 @@ func (r *Reflector) Run(ctx context.Context) {
 	// exercise:end 9
 }
 
+// handleError passes a failed cycle's error to WatchErrorHandler, or logs
+// it when there is none.
 func (r *Reflector) handleError(ctx context.Context, err error) {
 	// exercise:begin 9
 	if r.WatchErrorHandler != nil {

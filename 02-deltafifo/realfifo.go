@@ -151,6 +151,8 @@ func (f *RealFIFO) Update(obj any) error { return f.write(Updated, obj) }
 // object: the consumer decides what a deletion of a stranger means.
 func (f *RealFIFO) Delete(obj any) error { return f.write(Deleted, obj) }
 
+// write appends one delta of type t under the lock, marking the queue
+// populated.
 func (f *RealFIFO) write(t DeltaType, obj any) error {
 	// exercise:begin 7
 	f.lock.Lock()

@@ -87,6 +87,8 @@ func (c *cache) key(obj any) (string, error) {
 
 func (c *cache) Add(obj any) error { return c.Update(obj) }
 
+// Update stores obj under its key, replacing what was there, and updates
+// the indexes. Add is the same.
 func (c *cache) Update(obj any) error {
 	// exercise:begin 3
 	key, err := c.key(obj)
@@ -98,6 +100,8 @@ func (c *cache) Update(obj any) error {
 	// exercise:end 3
 }
 
+// Delete removes obj's key from the store and its entries from the
+// indexes.
 func (c *cache) Delete(obj any) error {
 	// exercise:begin 3
 	key, err := c.key(obj)
@@ -109,6 +113,7 @@ func (c *cache) Delete(obj any) error {
 	// exercise:end 3
 }
 
+// Get looks an object up by the key of obj.
 func (c *cache) Get(obj any) (any, bool, error) {
 	// exercise:begin 3
 	key, err := c.key(obj)

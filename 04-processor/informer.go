@@ -432,6 +432,7 @@ func (s *SharedIndexInformer) HandleBatchDeltas(deltas Deltas, isInInitialList b
 // ProcessDeltas notifies: each turns a change into a notification for the
 // processor.
 
+// OnAdd hands an add to every listener.
 func (s *SharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	// exercise:begin 10
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
@@ -452,6 +453,7 @@ func (s *SharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	// exercise:end 10
 }
 
+// OnDelete hands a deletion to every listener.
 func (s *SharedIndexInformer) OnDelete(obj any) {
 	// exercise:begin 10
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)

@@ -71,6 +71,8 @@ type processorListener struct {
 	nextResync            time.Time
 }
 
+// newProcessorListener makes a listener for handler, not yet running: its
+// channels, its buffer, its sync tracker, and its first resync time.
 func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, upstreamSynced <-chan struct{}) *processorListener {
 	// exercise:begin 2 The listener: two goroutines between the processor and one handler
 	// exercise:hint newProcessorListener makes the channels, the buffer and the sync tracker, and
@@ -250,6 +252,8 @@ func (p *processorListener) shouldResync(now time.Time) bool {
 	// exercise:end 14
 }
 
+// determineNextResync schedules the listener's next resync one period after
+// now.
 func (p *processorListener) determineNextResync(now time.Time) {
 	// exercise:begin 2
 	p.resyncLock.Lock()
@@ -258,6 +262,7 @@ func (p *processorListener) determineNextResync(now time.Time) {
 	// exercise:end 2
 }
 
+// setResyncPeriod changes the listener's resync period.
 func (p *processorListener) setResyncPeriod(resyncPeriod time.Duration) {
 	// exercise:begin 14
 	p.resyncLock.Lock()

@@ -116,6 +116,7 @@ type fifoQueue struct {
 	tracer *Tracer
 }
 
+// Pop hands the next key's deltas to process, tracing the pop.
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	// exercise:begin 8 Feed the FIFO, and drain it: the Reflector's store and the informer's queue
 	// exercise:hint On the way in, reflectorStore applies the informer's transform: Add, Update and
@@ -148,6 +149,8 @@ type realFIFOQueue struct {
 	real *deltafifo.RealFIFO
 }
 
+// PopBatch hands a batch of deltas, or a lone one, to the matching
+// process function, tracing the pop.
 func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) error {
 	// exercise:begin 8
 	return q.real.PopBatch(func(batch []Delta, isInInitialList bool) error {
@@ -214,6 +217,8 @@ func (s *reflectorStore) Add(obj any) error    { return s.write(Added, obj, s.fi
 func (s *reflectorStore) Update(obj any) error { return s.write(Updated, obj, s.fifo.Update) }
 func (s *reflectorStore) Delete(obj any) error { return s.write(Deleted, obj, s.fifo.Delete) }
 
+// write transforms obj, traces the delta, and passes it to the FIFO
+// through to.
 func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
 	// exercise:begin 8
 	obj, err := s.apply(obj)
@@ -225,6 +230,8 @@ func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
 	// exercise:end 8
 }
 
+// Replace transforms every listed object, traces the relist, and replaces
+// the FIFO's contents with them.
 func (s *reflectorStore) Replace(list []any, rv string) error {
 	// exercise:begin 8
 	out := make([]any, len(list))
@@ -240,6 +247,7 @@ func (s *reflectorStore) Replace(list []any, rv string) error {
 	// exercise:end 8
 }
 
+// Resync traces a resync and asks the FIFO for one.
 func (s *reflectorStore) Resync() error {
 	// exercise:begin 8
 	s.tracer.queued(Delta{Type: SyncAll, Object: SyncAllInfo{}})
@@ -268,6 +276,8 @@ type listerWatcher struct {
 	tracer *Tracer
 }
 
+// List lists through client-go's ListerWatcher (with the context when it
+// takes one) and returns the items and the list's resource version.
 func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
 	// exercise:begin 9
 	var obj runtime.Object
@@ -296,6 +306,8 @@ func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*lis
 	// exercise:end 9
 }
 
+// Watch opens a watch through client-go's ListerWatcher (with the context
+// when it takes one) and relays its events as chapter 01's.
 func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
 	// exercise:begin 9
 	var w watch.Interface
@@ -324,6 +336,7 @@ type watcher struct {
 	tracer *Tracer
 }
 
+// newWatcher starts relaying in's events, traced, until Stop.
 func newWatcher(in watch.Interface, tracer *Tracer) *watcher {
 	// exercise:begin 9
 	w := &watcher{in: in, out: make(chan listwatch.Event), stop: make(chan struct{}), tracer: tracer}
@@ -332,6 +345,8 @@ func newWatcher(in watch.Interface, tracer *Tracer) *watcher {
 	// exercise:end 9
 }
 
+// relay passes each event on, an ERROR event as chapter 01's error, until
+// Stop or until the watch ends, then closes the channel.
 func (w *watcher) relay() {
 	// exercise:begin 9
 	defer close(w.out)
@@ -361,6 +376,7 @@ func (w *watcher) relay() {
 
 func (w *watcher) ResultChan() <-chan listwatch.Event { return w.out }
 
+// Stop ends the relay and the watch under it, once.
 func (w *watcher) Stop() {
 	// exercise:begin 9
 	w.once.Do(func() {

@@ -43,6 +43,7 @@ type sharedProcessor struct {
 	wg wait.Group
 }
 
+// newSharedProcessor makes a processor with no listeners, not yet started.
 func newSharedProcessor() *sharedProcessor {
 	// exercise:begin 5 The processor: start, stop, add and remove listeners
 	// exercise:hint run starts watchSynced, run and pop for every listener, marks the processor

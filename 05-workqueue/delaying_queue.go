@@ -182,6 +182,8 @@ func (q *delayingQueue[T]) ShutDownWithDrain() {
 	// exercise:end 8
 }
 
+// stopLoop tells the waiting loop to return, once however often it is
+// called.
 func (q *delayingQueue[T]) stopLoop() {
 	// exercise:begin 8
 	q.stopLoopOnce.Do(func() { close(q.stop) })

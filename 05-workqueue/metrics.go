@@ -176,6 +176,8 @@ type namedMetrics[T comparable] struct {
 	gotAt map[T]time.Time
 }
 
+// add counts an add, raises the depth, and notes when the item was first
+// added.
 func (m *namedMetrics[T]) add(item T) {
 	// exercise:begin 4 Metrics: what a busy queue reports
 	// exercise:hint For a named queue: add counts an add and raises the depth; get lowers the depth
@@ -197,6 +199,8 @@ func (m *namedMetrics[T]) add(item T) {
 	// exercise:end 4
 }
 
+// get lowers the depth and observes how long the item waited since it was
+// first added.
 func (m *namedMetrics[T]) get(item T) {
 	// exercise:begin 4
 	m.depth.Dec()
@@ -208,6 +212,7 @@ func (m *namedMetrics[T]) get(item T) {
 	// exercise:end 4
 }
 
+// done observes how long the item was worked on since get.
 func (m *namedMetrics[T]) done(item T) {
 	// exercise:begin 4
 	if t, ok := m.gotAt[item]; ok {
@@ -217,6 +222,8 @@ func (m *namedMetrics[T]) done(item T) {
 	// exercise:end 4
 }
 
+// updateUnfinishedWork sets the gauges of the work in flight: the ages of
+// the items workers hold, summed, and the oldest.
 func (m *namedMetrics[T]) updateUnfinishedWork() {
 	// exercise:begin 4
 	var total, oldest float64

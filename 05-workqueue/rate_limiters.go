@@ -148,6 +148,7 @@ func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
 	// exercise:end 6
 }
 
+// NumRequeues is how many times item failed since it was last forgotten.
 func (r *TypedItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
 	// exercise:begin 6
 	r.mu.Lock()
@@ -156,6 +157,7 @@ func (r *TypedItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
 	// exercise:end 6
 }
 
+// Forget clears item's failures: its next retry is fast again.
 func (r *TypedItemFastSlowRateLimiter[T]) Forget(item T) {
 	// exercise:begin 6
 	r.mu.Lock()
@@ -251,6 +253,7 @@ func NewTypedWithMaxWaitRateLimiter[T comparable](limiter TypedRateLimiter[T], m
 	return &TypedWithMaxWaitRateLimiter[T]{limiter: limiter, maxDelay: maxDelay}
 }
 
+// When is the wrapped limiter's wait, never longer than maxDelay.
 func (r *TypedWithMaxWaitRateLimiter[T]) When(item T) time.Duration {
 	// exercise:begin 6
 	return min(r.limiter.When(item), r.maxDelay)

@@ -92,12 +92,14 @@ type entryHeap[T comparable] []*entry[T]
 
 func (h entryHeap[T]) Len() int { return len(h) }
 
+// Less orders the heap by ready time, the earliest first.
 func (h entryHeap[T]) Less(i, j int) bool {
 	// exercise:begin 9
 	return h[i].readyAt.Before(h[j].readyAt)
 	// exercise:end 9
 }
 
+// Swap swaps two entries and keeps each one's index current.
 func (h entryHeap[T]) Swap(i, j int) {
 	// exercise:begin 9
 	h[i], h[j] = h[j], h[i]
@@ -106,6 +108,7 @@ func (h entryHeap[T]) Swap(i, j int) {
 	// exercise:end 9
 }
 
+// Push appends an entry, recording its index; container/heap calls it.
 func (h *entryHeap[T]) Push(x any) {
 	// exercise:begin 9
 	e := x.(*entry[T])
@@ -114,6 +117,8 @@ func (h *entryHeap[T]) Push(x any) {
 	// exercise:end 9
 }
 
+// Pop removes the last entry and marks it out of the heap;
+// container/heap calls it.
 func (h *entryHeap[T]) Pop() any {
 	// exercise:begin 9
 	old := *h

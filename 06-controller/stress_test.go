@@ -44,6 +44,18 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 1, "a-sync-in-the-drain-finishes", func(t *testing.T) { ourOwn(t, aSyncInTheDrainFinishes) })
 }
 
+// alwaysSynced is a cache that has synced from the start.
+func alwaysSynced() bool { return true }
+
+// runInTheBackground runs c with workers workers on a goroutine of its
+// own: cancel ends Run's context, and done receives what Run returns.
+func runInTheBackground(c *controller.Controller, workers int) (cancel context.CancelFunc, done <-chan error) {
+	ctx, cancel := context.WithCancel(context.Background())
+	result := make(chan error, 1)
+	go func() { result <- c.Run(ctx, workers) }()
+	return cancel, result
+}
+
 // runWaitsForEveryCache runs the controller with two caches, the first
 // synced from the start and the second a second later: no worker may ask
 // the queue for a key before the second one syncs (a Rollout synced
@@ -55,12 +67,10 @@ func runWaitsForEveryCache(t *testing.T) {
 		var deploymentsSynced atomic.Bool
 		c := controller.New(controller.Config{
 			Queue:   q,
-			Synced:  []func() bool{func() bool { return true }, deploymentsSynced.Load},
+			Synced:  []func() bool{alwaysSynced, deploymentsSynced.Load},
 			Crashed: q.workerStopped(t),
 		})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- c.Run(ctx, 2) }()
+		cancel, done := runInTheBackground(c, 2)
 		defer func() { // also after a Fatalf: the bubble must end with Run
 			cancel()
 			deploymentsSynced.Store(true)
@@ -93,9 +103,7 @@ func runStoppedBeforeSync(t *testing.T) {
 		q := newCountingQueue()
 		var given atomic.Bool // the test gives in: the cache syncs after all
 		c := controller.New(controller.Config{Queue: q, Synced: []func() bool{given.Load}, Crashed: q.workerStopped(t)})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- c.Run(ctx, 2) }()
+		cancel, done := runInTheBackground(c, 2)
 		time.Sleep(time.Second)
 		cancel()
 		select {
@@ -130,10 +138,8 @@ func runWaitsForItsWorkers(t *testing.T) {
 	synctest.Test(t, func(t *testing.T) {
 		q := newCountingQueue()
 		q.hold = make(chan struct{})
-		c := controller.New(controller.Config{Queue: q, Synced: []func() bool{func() bool { return true }}, Crashed: q.workerStopped(t)})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- c.Run(ctx, 2) }()
+		c := controller.New(controller.Config{Queue: q, Synced: []func() bool{alwaysSynced}, Crashed: q.workerStopped(t)})
+		cancel, done := runInTheBackground(c, 2)
 		time.Sleep(time.Second)
 		synctest.Wait()
 		cancel()
@@ -187,7 +193,7 @@ func aSyncInTheDrainFinishes(t *testing.T) {
 		api := &contextChecker{}
 		c := controller.New(controller.Config{
 			Queue:            q,
-			Synced:           []func() bool{func() bool { return true }},
+			Synced:           []func() bool{alwaysSynced},
 			Crashed:          q.workerStopped(t),
 			Rollouts:         oneRollout{},
 			Deployments:      noDeployments{},
@@ -195,9 +201,7 @@ func aSyncInTheDrainFinishes(t *testing.T) {
 			RolloutClient:    func(string) controller.RolloutStatusWriter { return api },
 			Recorder:         api,
 		})
-		ctx, cancel := context.WithCancel(context.Background())
-		done := make(chan error, 1)
-		go func() { done <- c.Run(ctx, 1) }()
+		cancel, done := runInTheBackground(c, 1)
 		time.Sleep(time.Second)
 		synctest.Wait()
 		cancel()
@@ -291,10 +295,8 @@ func aWorkerPanicCrashes(t *testing.T) {
 	if os.Getenv(panickingWorkerVar) != "" {
 		synctest.Test(t, func(t *testing.T) {
 			q := &panickingQueue{newCountingQueue()}
-			c := controller.New(controller.Config{Queue: q, Synced: []func() bool{func() bool { return true }}})
-			ctx, cancel := context.WithCancel(context.Background())
-			done := make(chan error, 1)
-			go func() { done <- c.Run(ctx, 1) }()
+			c := controller.New(controller.Config{Queue: q, Synced: []func() bool{alwaysSynced}})
+			cancel, done := runInTheBackground(c, 1)
 			time.Sleep(time.Second)
 			cancel()
 			<-done

@@ -145,6 +145,7 @@ func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string
 	// exercise:end 4
 }
 
+// deploymentImage is the image of a Deployment's first container, or "".
 func deploymentImage(d *appsv1.Deployment) string {
 	// exercise:begin 4
 	if cs := d.Spec.Template.Spec.Containers; len(cs) > 0 {

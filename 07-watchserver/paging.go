@@ -146,6 +146,8 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 	// exercise:end 12
 }
 
+// encodeContinue writes the continue token of a page that ends before key:
+// the key after prefix and the revision the whole list is read at.
 func encodeContinue(key, prefix string, rv int64) string {
 	// exercise:begin 12
 	b, _ := json.Marshal(continueToken{APIVersion: "meta.k8s.io/v1", RV: rv, Start: strings.TrimPrefix(key, prefix)})

@@ -20,6 +20,9 @@ func prune(obj map[string]any, schema map[string]any) {
 	// exercise:end 1
 }
 
+// pruneObject drops the fields of obj its schema does not declare, unless
+// the schema preserves unknown fields; at the root, apiVersion, kind and
+// metadata stay.
 func pruneObject(obj map[string]any, schema map[string]any, root bool) {
 	// exercise:begin 1
 	properties, _ := schema["properties"].(map[string]any)
@@ -45,6 +48,7 @@ func pruneObject(obj map[string]any, schema map[string]any, root bool) {
 	// exercise:end 1
 }
 
+// pruneValue prunes the objects inside v, a value or a list of them.
 func pruneValue(v any, schema map[string]any) {
 	// exercise:begin 1
 	switch v := v.(type) {

@@ -243,6 +243,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:end 1
 }
 
+// get serves a GET of one object.
 func (s *Server) get(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 1
 	obj, err := s.storageFor(res).Get(r.Context(), r.PathValue("ns"), r.PathValue("name"))
@@ -254,6 +255,8 @@ func (s *Server) get(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:end 1
 }
 
+// update serves a PUT: replace an object, as of the resourceVersion it
+// carries.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 2 Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass
 	// exercise:hint Storage.update is the one read-modify-write (Update and PATCH call it): read
@@ -434,6 +437,8 @@ func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error 
 	// exercise:end 2
 }
 
+// listOrWatch serves a GET of a collection: a LIST, or a WATCH with
+// ?watch=true, after validating the options.
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resource) {
 	// exercise:begin 2
 	q := r.URL.Query()

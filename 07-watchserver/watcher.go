@@ -211,6 +211,7 @@ func bookmarkObject(res *Resource, rv int64, initialEventsEnd bool) runtime.Obje
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (errWatcher)
 type errorWatcher struct{ ch chan Event }
 
+// newErrorWatcher is a watch that sends one ERROR event for err and ends.
 func newErrorWatcher(err error) *errorWatcher {
 	// exercise:begin 8
 	st := apierrors.NewInternalError(err).ErrStatus

@@ -316,6 +316,7 @@ func (c *Client) decodeItems(dec *json.Decoder, list *List, raws *[]json.RawMess
 	return expectDelim(dec, ']')
 }
 
+// expectDelim reads the next token and fails unless it is the delimiter want.
 func expectDelim(dec *json.Decoder, want json.Delim) error {
 	tok, err := dec.Token()
 	if err != nil {
@@ -395,6 +396,8 @@ type streamWatcher struct {
 
 func (w *streamWatcher) ResultChan() <-chan Event { return w.result }
 
+// Stop ends the stream once, however often it is called: receive returns
+// and closes the result channel.
 func (w *streamWatcher) Stop() {
 	w.once.Do(func() {
 		close(w.done)

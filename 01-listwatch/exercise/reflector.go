@@ -149,12 +149,15 @@ func (r *Reflector) LastSyncResourceVersion() string {
 	return r.lastSyncRV
 }
 
+// setLastSyncRV records the resource version the store is synced to.
 func (r *Reflector) setLastSyncRV(rv string) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	r.lastSyncRV = rv
 }
 
+// setRVUnavailable records whether the last resource version is too old
+// to list from, so that the next list starts from the newest.
 func (r *Reflector) setRVUnavailable(v bool) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -183,6 +186,8 @@ func (r *Reflector) Run(ctx context.Context) {
 	}
 }
 
+// handleError passes a failed cycle's error to WatchErrorHandler, or logs
+// it when there is none.
 func (r *Reflector) handleError(ctx context.Context, err error) {
 	if r.WatchErrorHandler != nil {
 		r.WatchErrorHandler(ctx, r, err)

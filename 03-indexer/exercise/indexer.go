@@ -80,6 +80,8 @@ func (c *cache) key(obj any) (string, error) {
 
 func (c *cache) Add(obj any) error { return c.Update(obj) }
 
+// Update stores obj under its key, replacing what was there, and updates
+// the indexes. Add is the same.
 func (c *cache) Update(obj any) error {
 	key, err := c.key(obj)
 	if err != nil {
@@ -89,6 +91,8 @@ func (c *cache) Update(obj any) error {
 	return nil
 }
 
+// Delete removes obj's key from the store and its entries from the
+// indexes.
 func (c *cache) Delete(obj any) error {
 	key, err := c.key(obj)
 	if err != nil {
@@ -98,6 +102,7 @@ func (c *cache) Delete(obj any) error {
 	return nil
 }
 
+// Get looks an object up by the key of obj.
 func (c *cache) Get(obj any) (any, bool, error) {
 	key, err := c.key(obj)
 	if err != nil {

@@ -364,6 +364,7 @@ func (s *SharedIndexInformer) HandleBatchDeltas(deltas Deltas, isInInitialList b
 // ProcessDeltas notifies: each turns a change into a notification for the
 // processor.
 
+// OnAdd hands an add to every listener.
 func (s *SharedIndexInformer) OnAdd(obj any, isInInitialList bool) {
 	s.processor.distribute(addNotification{newObj: obj, isInInitialList: isInInitialList}, false)
 }
@@ -380,6 +381,7 @@ func (s *SharedIndexInformer) OnUpdate(oldObj, newObj any) {
 	s.processor.distribute(updateNotification{oldObj: oldObj, newObj: newObj}, isSync)
 }
 
+// OnDelete hands a deletion to every listener.
 func (s *SharedIndexInformer) OnDelete(obj any) {
 	s.processor.distribute(deleteNotification{oldObj: obj}, false)
 }

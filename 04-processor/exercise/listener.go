@@ -77,6 +77,8 @@ type processorListener struct {
 	nextResync            time.Time
 }
 
+// newProcessorListener makes a listener for handler, not yet running: its
+// channels, its buffer, its sync tracker, and its first resync time.
 func newProcessorListener(handler ResourceEventHandler, requestedResyncPeriod, resyncPeriod time.Duration, now time.Time, bufferSize int, upstreamSynced <-chan struct{}) *processorListener {
 	p := &processorListener{
 		handler:               handler,
@@ -189,12 +191,15 @@ func (p *processorListener) shouldResync(now time.Time) bool {
 	return p.resyncPeriod != 0 && !now.Before(p.nextResync)
 }
 
+// determineNextResync schedules the listener's next resync one period after
+// now.
 func (p *processorListener) determineNextResync(now time.Time) {
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()
 	p.nextResync = now.Add(p.resyncPeriod)
 }
 
+// setResyncPeriod changes the listener's resync period.
 func (p *processorListener) setResyncPeriod(resyncPeriod time.Duration) {
 	p.resyncLock.Lock()
 	defer p.resyncLock.Unlock()

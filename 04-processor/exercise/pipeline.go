@@ -101,6 +101,7 @@ type fifoQueue struct {
 	tracer *Tracer
 }
 
+// Pop hands the next key's deltas to process, tracing the pop.
 func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	_, err := q.fifo.Pop(func(obj any, isInInitialList bool) error {
 		deltas := obj.(Deltas)
@@ -118,6 +119,8 @@ type realFIFOQueue struct {
 	real *deltafifo.RealFIFO
 }
 
+// PopBatch hands a batch of deltas, or a lone one, to the matching
+// process function, tracing the pop.
 func (q *realFIFOQueue) PopBatch(processBatch, processSingle PopProcessFunc) error {
 	return q.real.PopBatch(func(batch []Delta, isInInitialList bool) error {
 		q.tracer.popped(batch, true)
@@ -178,6 +181,8 @@ func (s *reflectorStore) Add(obj any) error    { return s.write(Added, obj, s.fi
 func (s *reflectorStore) Update(obj any) error { return s.write(Updated, obj, s.fifo.Update) }
 func (s *reflectorStore) Delete(obj any) error { return s.write(Deleted, obj, s.fifo.Delete) }
 
+// write transforms obj, traces the delta, and passes it to the FIFO
+// through to.
 func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
 	obj, err := s.apply(obj)
 	if err != nil {
@@ -187,6 +192,8 @@ func (s *reflectorStore) write(t DeltaType, obj any, to func(any) error) error {
 	return to(obj)
 }
 
+// Replace transforms every listed object, traces the relist, and replaces
+// the FIFO's contents with them.
 func (s *reflectorStore) Replace(list []any, rv string) error {
 	out := make([]any, len(list))
 	for i, obj := range list {
@@ -200,6 +207,7 @@ func (s *reflectorStore) Replace(list []any, rv string) error {
 	return s.fifo.Replace(out, rv)
 }
 
+// Resync traces a resync and asks the FIFO for one.
 func (s *reflectorStore) Resync() error {
 	s.tracer.queued(Delta{Type: SyncAll, Object: SyncAllInfo{}})
 	return s.fifo.Resync()
@@ -224,6 +232,8 @@ type listerWatcher struct {
 	tracer *Tracer
 }
 
+// List lists through client-go's ListerWatcher (with the context when it
+// takes one) and returns the items and the list's resource version.
 func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*listwatch.List, error) {
 	var obj runtime.Object
 	var err error
@@ -250,6 +260,8 @@ func (a *listerWatcher) List(ctx context.Context, opts metav1.ListOptions) (*lis
 	}, nil
 }
 
+// Watch opens a watch through client-go's ListerWatcher (with the context
+// when it takes one) and relays its events as chapter 01's.
 func (a *listerWatcher) Watch(ctx context.Context, opts metav1.ListOptions) (listwatch.Watcher, error) {
 	var w watch.Interface
 	var err error
@@ -276,12 +288,15 @@ type watcher struct {
 	tracer *Tracer
 }
 
+// newWatcher starts relaying in's events, traced, until Stop.
 func newWatcher(in watch.Interface, tracer *Tracer) *watcher {
 	w := &watcher{in: in, out: make(chan listwatch.Event), stop: make(chan struct{}), tracer: tracer}
 	go w.relay()
 	return w
 }
 
+// relay passes each event on, an ERROR event as chapter 01's error, until
+// Stop or until the watch ends, then closes the channel.
 func (w *watcher) relay() {
 	defer close(w.out)
 	for {
@@ -309,6 +324,7 @@ func (w *watcher) relay() {
 
 func (w *watcher) ResultChan() <-chan listwatch.Event { return w.out }
 
+// Stop ends the relay and the watch under it, once.
 func (w *watcher) Stop() {
 	w.once.Do(func() {
 		close(w.stop)

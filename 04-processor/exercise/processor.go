@@ -49,6 +49,7 @@ type sharedProcessor struct {
 	wg wait.Group
 }
 
+// newSharedProcessor makes a processor with no listeners, not yet started.
 func newSharedProcessor() *sharedProcessor {
 	p := &sharedProcessor{}
 	p.startedCond = sync.NewCond(p.mu.RLocker())

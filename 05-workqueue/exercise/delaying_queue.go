@@ -167,6 +167,8 @@ func (q *delayingQueue[T]) ShutDownWithDrain() {
 	q.TypedInterface.ShutDownWithDrain()
 }
 
+// stopLoop tells the waiting loop to return, once however often it is
+// called.
 func (q *delayingQueue[T]) stopLoop() {
 	q.stopLoopOnce.Do(func() { close(q.stop) })
 }

@@ -182,6 +182,8 @@ type namedMetrics[T comparable] struct {
 	gotAt map[T]time.Time
 }
 
+// add counts an add, raises the depth, and notes when the item was first
+// added.
 func (m *namedMetrics[T]) add(item T) {
 	m.adds.Inc()
 	m.depth.Inc()
@@ -190,6 +192,8 @@ func (m *namedMetrics[T]) add(item T) {
 	}
 }
 
+// get lowers the depth and observes how long the item waited since it was
+// first added.
 func (m *namedMetrics[T]) get(item T) {
 	m.depth.Dec()
 	m.gotAt[item] = time.Now()
@@ -199,6 +203,7 @@ func (m *namedMetrics[T]) get(item T) {
 	}
 }
 
+// done observes how long the item was worked on since get.
 func (m *namedMetrics[T]) done(item T) {
 	if t, ok := m.gotAt[item]; ok {
 		m.workDuration.Observe(time.Since(t).Seconds())
@@ -206,6 +211,8 @@ func (m *namedMetrics[T]) done(item T) {
 	}
 }
 
+// updateUnfinishedWork sets the gauges of the work in flight: the ages of
+// the items workers hold, summed, and the oldest.
 func (m *namedMetrics[T]) updateUnfinishedWork() {
 	var total, oldest float64
 	for _, t := range m.gotAt {

@@ -117,12 +117,14 @@ func (r *TypedItemFastSlowRateLimiter[T]) When(item T) time.Duration {
 	return r.slow
 }
 
+// NumRequeues is how many times item failed since it was last forgotten.
 func (r *TypedItemFastSlowRateLimiter[T]) NumRequeues(item T) int {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return r.failures[item]
 }
 
+// Forget clears item's failures: its next retry is fast again.
 func (r *TypedItemFastSlowRateLimiter[T]) Forget(item T) {
 	r.mu.Lock()
 	defer r.mu.Unlock()
@@ -196,6 +198,7 @@ func NewTypedWithMaxWaitRateLimiter[T comparable](limiter TypedRateLimiter[T], m
 	return &TypedWithMaxWaitRateLimiter[T]{limiter: limiter, maxDelay: maxDelay}
 }
 
+// When is the wrapped limiter's wait, never longer than maxDelay.
 func (r *TypedWithMaxWaitRateLimiter[T]) When(item T) time.Duration {
 	return min(r.limiter.When(item), r.maxDelay)
 }

@@ -63,6 +63,8 @@ type rateLimitingQueue[T comparable] struct {
 
 func (q *rateLimitingQueue[T]) AddRateLimited(item T) { q.AddAfter(item, q.limiter.When(item)) }
 func (q *rateLimitingQueue[T]) Forget(item T)         { q.limiter.Forget(item) }
+
+// NumRequeues is the limiter's count of item's failures.
 func (q *rateLimitingQueue[T]) NumRequeues(item T) int {
 	return q.limiter.NumRequeues(item)
 }

@@ -74,23 +74,28 @@ type entryHeap[T comparable] []*entry[T]
 
 func (h entryHeap[T]) Len() int { return len(h) }
 
+// Less orders the heap by ready time, the earliest first.
 func (h entryHeap[T]) Less(i, j int) bool {
-	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	// Exercise 9: Less orders the heap by ready time, the earliest first.
 	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Less"))
 }
 
+// Swap swaps two entries and keeps each one's index current.
 func (h entryHeap[T]) Swap(i, j int) {
-	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	// Exercise 9: Swap swaps two entries and keeps each one's index current.
 	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Swap"))
 }
 
+// Push appends an entry, recording its index; container/heap calls it.
 func (h *entryHeap[T]) Push(x any) {
-	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	// Exercise 9: Push appends an entry, recording its index; container/heap calls it.
 	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Push"))
 }
 
+// Pop removes the last entry and marks it out of the heap;
+// container/heap calls it.
 func (h *entryHeap[T]) Pop() any {
-	// Exercise 9: part of "The waiting heap: the earliest ready time wins".
+	// Exercise 9: Pop removes the last entry and marks it out of the heap; container/heap calls it.
 	panic(todo.Exercise("05-workqueue", 9, "entryHeap.Pop"))
 }
 

@@ -55,8 +55,9 @@ func deploymentChanges(rollout *v1alpha1.Rollout, d *appsv1.Deployment) []string
 	panic(todo.Exercise("06-controller", 4, "deploymentChanges"))
 }
 
+// deploymentImage is the image of a Deployment's first container, or "".
 func deploymentImage(d *appsv1.Deployment) string {
-	// Exercise 4: part of "Create or update the Deployment a Rollout owns".
+	// Exercise 4: deploymentImage is the image of a Deployment's first container, or "".
 	panic(todo.Exercise("06-controller", 4, "deploymentImage"))
 }
 

@@ -66,8 +66,10 @@ func (s *Storage) listPage(ctx context.Context, namespace string, opts PageOptio
 	panic(todo.Exercise("07-watchserver", 12, "Storage.listPage"))
 }
 
+// encodeContinue writes the continue token of a page that ends before key:
+// the key after prefix and the revision the whole list is read at.
 func encodeContinue(key, prefix string, rv int64) string {
-	// Exercise 12: part of "Pages: limit, continue and one revision for the whole list".
+	// Exercise 12: encodeContinue writes the continue token of a page that ends before key.
 	panic(todo.Exercise("07-watchserver", 12, "encodeContinue"))
 }
 

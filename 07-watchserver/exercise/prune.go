@@ -22,13 +22,17 @@ func prune(obj map[string]any, schema map[string]any) {
 	panic(todo.Exercise("07-watchserver", 1, "prune"))
 }
 
+// pruneObject drops the fields of obj its schema does not declare, unless
+// the schema preserves unknown fields; at the root, apiVersion, kind and
+// metadata stay.
 func pruneObject(obj map[string]any, schema map[string]any, root bool) {
-	// Exercise 1: part of "Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent".
+	// Exercise 1: pruneObject drops the fields of obj its schema does not declare.
 	panic(todo.Exercise("07-watchserver", 1, "pruneObject"))
 }
 
+// pruneValue prunes the objects inside v, a value or a list of them.
 func pruneValue(v any, schema map[string]any) {
-	// Exercise 1: part of "Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent".
+	// Exercise 1: pruneValue prunes the objects inside v, a value or a list of them.
 	panic(todo.Exercise("07-watchserver", 1, "pruneValue"))
 }
 

@@ -198,13 +198,16 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, res *Resource) {
 	panic(todo.Exercise("07-watchserver", 1, "Server.create"))
 }
 
+// get serves a GET of one object.
 func (s *Server) get(w http.ResponseWriter, r *http.Request, res *Resource) {
-	// Exercise 1: part of "Create and get: the stored encoding, the handlers, and a Txn that succeeds only if the key is absent".
+	// Exercise 1: get serves a GET of one object.
 	panic(todo.Exercise("07-watchserver", 1, "Server.get"))
 }
 
+// update serves a PUT: replace an object, as of the resourceVersion it
+// carries.
 func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
-	// Exercise 2: part of "Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass".
+	// Exercise 2: update serves a PUT: replace an object, as of the resourceVersion it carries.
 	panic(todo.Exercise("07-watchserver", 2, "Server.update"))
 }
 
@@ -251,8 +254,10 @@ func validate(watching bool, rv, rvMatch, cont string, sendInitial *bool) error 
 	panic(todo.Exercise("07-watchserver", 2, "validate"))
 }
 
+// listOrWatch serves a GET of a collection: a LIST, or a WATCH with
+// ?watch=true, after validating the options.
 func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resource) {
-	// Exercise 2: part of "Update, delete and list: optimistic concurrency on ModRevision, and the checks a request must pass".
+	// Exercise 2: listOrWatch serves a GET of a collection.
 	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
 }
 

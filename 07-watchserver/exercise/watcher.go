@@ -196,8 +196,9 @@ func bookmarkObject(res *Resource, rv int64, initialEventsEnd bool) runtime.Obje
 // upstream: k8s.io/apiserver/pkg/storage/cacher/cacher.go (errWatcher)
 type errorWatcher struct{ ch chan Event }
 
+// newErrorWatcher is a watch that sends one ERROR event for err and ends.
 func newErrorWatcher(err error) *errorWatcher {
-	// Exercise 8: part of "Choose where a watch starts: snapshot, replay or 410".
+	// Exercise 8: newErrorWatcher is a watch that sends one ERROR event for err and ends.
 	panic(todo.Exercise("07-watchserver", 8, "newErrorWatcher"))
 }
 

@@ -22,7 +22,7 @@ const (
 	FuncBySwapOfOthers                  // with the reference's body of it alone in its place, the checks of the exercise that fail every time pass (for a Likely check)
 	FuncNeeded                          // with the reference's bodies of it and some others the check passes, with the others' alone it fails
 	FuncFurther                         // with the reference's body of it alone in its place, the check gets past the step where it diverged
-	FuncByOthers                        // with the reference's body of it alone in its place, the quickest of the exercise's failing checks pass or get further; this one was not run so
+	FuncByOthers                        // with the reference's body of it alone in its place, the exercise's quickest failing checks pass or get further; this one is not among them
 )
 
 // divergedStep is a scenario report's first line of what went wrong.

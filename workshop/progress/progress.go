@@ -304,6 +304,28 @@ func warmMarker(c chapters.Chapter, race bool) string {
 }
 
 // say tells opts.Say, if set.
+// sayFailed names the checks that failed, before any time goes into
+// finding whose code diverged: the headline comes first (trial Q waited
+// 20 to 100 s for a failing check's report, where a passing one took 6).
+func (opts Options) sayFailed(outcomes map[string]*outcome, waiting map[string]int) {
+	var failed []string
+	for test, o := range outcomes {
+		if _, stubbed := waiting[test]; !stubbed && o.stub == 0 { // a stub's panic is no news
+			failed = append(failed, shownName(test))
+		}
+	}
+	if len(failed) == 0 {
+		return
+	}
+	slices.Sort(failed)
+	more := ""
+	if len(failed) > 3 {
+		more = fmt.Sprintf(" and %d more", len(failed)-3)
+		failed = failed[:3]
+	}
+	opts.say("failed: %s%s", strings.Join(failed, ", "), more)
+}
+
 func (opts Options) say(format string, args ...any) {
 	if opts.Say != nil {
 		opts.Say(fmt.Sprintf(format, args...))
@@ -492,6 +514,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		sort.Strings(tests)
 	}
 	outcomes := k.outcomes(res, quiet)
+	opts.sayFailed(outcomes, waiting)
 	onTrack := func(id int) bool { return opts.OffTrack == nil || !opts.OffTrack(id) }
 	suspect := func(id int) bool {
 		if same[id] {

@@ -34,18 +34,9 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	tagged, err := scenariosByExercise(c.Dir)
+	tagged, err := taggedByBlame(c.Dir, blame)
 	if err != nil {
 		return "", err
-	}
-	// Stress tests and plain tests judge the exercise the runner puts
-	// them under (checksByExercise).
-	for test, ids := range blame {
-		if id, ok := scenario.StressExercise(test); ok {
-			tagged[id] = append(tagged[id], test)
-		} else if !isScenario(test) && len(ids) > 0 {
-			tagged[ids[len(ids)-1]] = append(tagged[ids[len(ids)-1]], test)
-		}
 	}
 	var b strings.Builder
 	b.WriteString("| # | Track | Files | Exercise | Runs on | Hint |\n|---|-------|-------|----------|---------|------|\n")
@@ -74,6 +65,61 @@ func ExerciseTable(c chapters.Chapter) (string, error) {
 		fmt.Fprintf(&b, "\n**Checked together: exercises %s.** %s\n", commaList(g.IDs), g.Reason)
 	}
 	return b.String(), nil
+}
+
+// taggedByBlame lists the checks that judge each exercise, as the runner
+// puts them (checksByExercise), from the scenarios' tags and the blame
+// file alone: stress tests under the exercise they name, plain tests
+// under the last exercise they run.
+func taggedByBlame(chapterDir string, blame Blame) (map[int][]string, error) {
+	tagged, err := scenariosByExercise(chapterDir)
+	if err != nil {
+		return nil, err
+	}
+	for test, ids := range blame {
+		if id, ok := scenario.StressExercise(test); ok {
+			tagged[id] = append(tagged[id], test)
+		} else if !isScenario(test) && len(ids) > 0 {
+			tagged[ids[len(ids)-1]] = append(tagged[ids[len(ids)-1]], test)
+		}
+	}
+	return tagged, nil
+}
+
+// Fresh is the result of a chapter none of whose exercises on your track
+// is begun, without building it: each is not started, waiting for the
+// first earlier one its checks need, as a check would find (status need
+// not build six chapters you have not opened to say so). offTrack is
+// Options.OffTrack.
+func Fresh(c chapters.Chapter, offTrack func(int) bool) (*Chapter, error) {
+	exercises, err := exgen.Exercises(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	blame, err := LoadBlame(c.Dir)
+	if err != nil {
+		return nil, err
+	}
+	tagged, err := taggedByBlame(c.Dir, blame)
+	if err != nil {
+		return nil, err
+	}
+	out := &Chapter{Chapter: c}
+	failed := map[string]bool{}
+	for _, ex := range exercises {
+		out.Exercises = append(out.Exercises, Exercise{Exercise: ex, Status: NotStarted, tests: tagged[ex.ID]})
+		for _, t := range tagged[ex.ID] {
+			failed[t] = false // every check runs a stub, and fails
+		}
+	}
+	onTrack := func(id int) bool { return offTrack == nil || !offTrack(id) }
+	for i, e := range out.Exercises {
+		if !onTrack(e.ID) {
+			out.Exercises[i].Status = Pass // written for you
+		}
+	}
+	blameBlockers(c.Name, out.Exercises, blame, failed, onTrack)
+	return out, nil
 }
 
 // commaList writes ids as "1, 3, 4".

@@ -353,7 +353,7 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 	case progress.FuncFurther:
 		line += " With the reference's body of it alone in its place, this check gets past the step where yours diverged (it fails further on, in another function of yours)."
 	case progress.FuncByOthers:
-		line += " With the reference's body of it alone in its place, the quickest of this exercise's failing checks pass or get further (this one was not run so)."
+		line += " With the reference's body of it alone in its place, this exercise's quickest failing checks pass or get further (this check is not among them)."
 	case progress.FuncNeeded:
 		line += " With the reference's bodies of it and of other functions of the exercise, this check passes; with the others' alone, it still fails."
 	}

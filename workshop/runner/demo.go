@@ -41,7 +41,7 @@ func (r *Runner) Demo(args []string) error {
 		r.plain = &plainChecks{}
 	}
 	twoAtATime(len(parts), func(i int) {
-		if !untouched(parts[i]) {
+		if !isCoreCopy(parts[i]) {
 			_, _ = r.plainCheck(parts[i])
 		}
 	})

@@ -71,7 +71,7 @@ type refChapter struct{ name, progress string }
 func (r *Runner) chooseMine(parts []chapters.Chapter) mineChoice {
 	var choice mineChoice
 	for _, p := range parts {
-		if untouched(p) {
+		if isCoreCopy(p) {
 			choice.ref = append(choice.ref, refChapter{p.Name, "not started"})
 			continue
 		}
@@ -172,12 +172,4 @@ func (r *Runner) plainCheck(c chapters.Chapter) (*result, error) {
 	r.plain.mu.Unlock()
 	p.once.Do(func() { p.x, p.err = plain.check(c) })
 	return p.x, p.err
-}
-
-// untouched says whether a chapter's exercise copy is still the committed
-// one, its core exercises stubs: nothing of yours to check there (the 03
-// trial's demo spent 20 s checking 04 and 06, "27 failed so far").
-func untouched(c chapters.Chapter) bool {
-	stale, err := exgen.Stale(c.Dir)
-	return err == nil && len(stale) == 0
 }

@@ -230,7 +230,9 @@ func (r *Runner) checkOnly(c chapters.Chapter, only int) (*result, error) {
 		// Nothing of yours to judge: every exercise is still its stub.
 		// status need not build the chapter to say so (trial P waited
 		// for six chapters it had not opened).
-		res = notStarted(c, list)
+		if res, err = progress.Fresh(c, func(id int) bool { return off[id] }); err != nil {
+			return nil, err
+		}
 	} else if res, mine, err = r.run(c, func(id int) bool { return off[id] }, only); err != nil {
 		return nil, err
 	}
@@ -273,15 +275,6 @@ func allFresh(fresh, off map[int]bool) bool {
 		}
 	}
 	return any
-}
-
-// notStarted is the result of a chapter none of whose exercises is begun.
-func notStarted(c chapters.Chapter, list []exgen.Exercise) *progress.Chapter {
-	res := &progress.Chapter{Chapter: c}
-	for _, e := range list {
-		res.Exercises = append(res.Exercises, progress.Exercise{Exercise: e, Status: progress.NotStarted})
-	}
-	return res
 }
 
 // checkAll checks chapters two at a time, saying what they do on one

@@ -88,9 +88,10 @@ func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string,
 		return TrackCore, nil
 	}
 	r.say("", fmt.Sprintf("Choose a track for %s before you read %s (the core track's copy holds the code the deep track asks you to write):", c.Name, docOf(r.Root, c.Name)))
-	r.say("  core   ", fmt.Sprintf("%d exercises: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep))
-	r.say("  deep   ", fmt.Sprintf("%d exercises: core, and those %d parts as exercises too (20 to 40 minutes each).", len(list), deep))
-	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once: the chapter from its types and doc comments.", len(list)))
+	core, all := functionCounts(c, list)
+	r.say("  core   ", fmt.Sprintf("%d exercises, %s: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep, countOf(core, "function")))
+	r.say("  deep   ", fmt.Sprintf("%d exercises, %s: core, and those %d parts as exercises too (20 to 40 minutes each).", len(list), countOf(all, "function"), deep))
+	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once, the same %s: the chapter from its types and doc comments, with no code of the exercises to read.", len(list), countOf(all, "function")))
 	r.say("", fmt.Sprintf("You can switch later (`core %s`, `deep %s`, `blank %s`); each keeps a backup.", c.Number(), c.Number(), c.Number()))
 	if r.Yes {
 		r.printf("Which track? [core/deep/blank] core (--yes)\n")
@@ -119,6 +120,30 @@ func (r *Runner) takeTrack(c chapters.Chapter, track string) error {
 		return r.Blank(c.Name)
 	}
 	return fmt.Errorf("there is no track %q. Next: choose core, deep or blank:\n  %s", track, r.cmd("start", c.Number(), "core"))
+}
+
+// functionCounts counts the functions whose bodies you write on the core
+// track, and on the deep and blank tracks (all of the exercises'), so a
+// track's size is known before you take it (trial Q took 04's blank track
+// without knowing it meant about 80 functions).
+func functionCounts(c chapters.Chapter, list []exgen.Exercise) (core, all int) {
+	gen, err := exgen.Generate(c.Dir, exgen.StubAll)
+	if err != nil {
+		return 0, 0
+	}
+	for _, e := range list {
+		parts, err := exgen.ExerciseParts(gen, e.ID)
+		if err != nil {
+			continue
+		}
+		for _, keys := range parts {
+			all += len(keys)
+			if e.Track != exgen.TrackDeep {
+				core += len(keys)
+			}
+		}
+	}
+	return core, all
 }
 
 func deepCount(list []exgen.Exercise) int {

@@ -427,7 +427,6 @@ func (r *Runner) yourWork(c chapters.Chapter, ids []int, write map[string][]byte
 	return yours
 }
 
-// exercisesNamed is "exercise 3" or "exercises 3, 4 and 6".
 // countOf is n of a noun, in the plural unless n is 1: "1 deep
 // exercise", "3 exercises".
 func countOf(n int, noun string) string {
@@ -437,6 +436,7 @@ func countOf(n int, noun string) string {
 	return fmt.Sprintf("%d %ss", n, noun)
 }
 
+// exercisesNamed is "exercise 3" or "exercises 3, 4 and 6".
 func exercisesNamed(ids []int) string {
 	if len(ids) == 1 {
 		return fmt.Sprintf("exercise %d", ids[0])

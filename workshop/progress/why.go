@@ -72,6 +72,10 @@ type code struct {
 	// Who wakes which condition, in the reference and in your code
 	// (neverWoken), read once per check.
 	wake wakers
+	// Whether each function of yours met in a stack is the reference's
+	// to the letter (asWritten), found once per check.
+	asWrittenMu sync.Mutex
+	asWrittenOf map[string]bool
 	// The functions outside every exercise that your copy changed
 	// (givenChanged), read once per check.
 	givenOnce sync.Once
@@ -375,9 +379,19 @@ func (k *code) trespasser(noLock []frame, underLock [][]frame) (frame, bool) {
 // body, spaces aside.
 func (k *code) asWritten(f frame) bool {
 	base := filepath.Base(f.file)
-	mine, gen := k.s.files[base], k.done[filepath.Join(exgen.ExerciseDir, base)]
 	key := funcKey(f.fn, k.pkg)
-	return mine != nil && gen != nil && key != "" && len(exgen.Changed(mine, gen, []string{key})) == 0
+	k.asWrittenMu.Lock()
+	defer k.asWrittenMu.Unlock()
+	if same, ok := k.asWrittenOf[base+" "+key]; ok {
+		return same
+	}
+	mine, gen := k.s.files[base], k.done[filepath.Join(exgen.ExerciseDir, base)]
+	same := mine != nil && gen != nil && key != "" && len(exgen.Changed(mine, gen, []string{key})) == 0
+	if k.asWrittenOf == nil {
+		k.asWrittenOf = map[string]bool{}
+	}
+	k.asWrittenOf[base+" "+key] = same
+	return same
 }
 
 // function names a frame's function for a person, with its exercise:

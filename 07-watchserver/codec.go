@@ -105,6 +105,15 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	//   s.register. Before its create, a CRD is validated (validateCRD, every fault in one 422
 	//   naming CustomResourceDefinition.apiextensions.k8s.io): its name is
 	//   spec.names.plural+"."+spec.group, group, plural and kind are set, one version is stored.
+	// exercise:deeper A Deployment is created by createCustom too: prepareDeploymentCreate fills
+	//   in apps/v1's defaults (defaultDeployment: 1 replica, RollingUpdate with maxSurge and
+	//   maxUnavailable intstr.FromString("25%"), revisionHistoryLimit 10, progressDeadlineSeconds
+	//   600; defaultPodSpec: restartPolicy Always, terminationGracePeriodSeconds 30, dnsPolicy
+	//   ClusterFirst, schedulerName default-scheduler, an empty securityContext, serviceAccount =
+	//   serviceAccountName; defaultContainer: terminationMessagePath /dev/termination-log, policy
+	//   File, ports TCP, imagePullPolicy Always when imageTag is "latest", else IfNotPresent),
+	//   then clears the status and sets generation 1. imageTag reads the tag after the last ':'
+	//   of the last path element; no tag and no digest ("@...") is "latest".
 	c := obj.DeepCopyObject()
 	accessor(c).SetResourceVersion("")
 	return runtime.Encode(protobufEncoder, c)

@@ -325,6 +325,12 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	//   metadata changed (withoutMetadata, compared with reflect.DeepEqual); prepareStatusUpdate,
 	//   the /status strategy, keeps everything stored but .status (labels too) and bumps nothing,
 	//   but keeps the body's resourceVersion, the client's precondition.
+	// exercise:deeper A Deployment is written by createCustom and updateCustom too (NewServer
+	//   routes a built-in with a strategy there), its /status by updateCustom and patch over
+	//   statusOf(Deployments). prepareDeploymentUpdate defaults the body (defaultDeployment),
+	//   keeps the stored status and generation, plus 1 when the spec or the annotations differ
+	//   (apiequality.Semantic.DeepEqual: a nil map and an empty one are equal);
+	//   prepareDeploymentStatusUpdate keeps the stored spec, labels and generation.
 	obj, err := readObject(r, res)
 	if err == nil {
 		err = checkName(accessor(obj), r.PathValue("ns"), r.PathValue("name"))

@@ -71,11 +71,15 @@ var CustomResourceDefinitions = &Resource{
 			u.SetGeneration(o.GetGeneration() + 1)
 		}
 	},
+	// A CRD's /status has no schema to prune by.
+	PrepareForStatusUpdate: func(obj, old runtime.Object) {
+		prepareStatusUpdate(obj.(*unstructured.Unstructured), old.(*unstructured.Unstructured), nil)
+	},
 }
 
 // crdResource is CustomResourceDefinitions and their /status, which
 // writes their status only (an operator's, or a controller's).
-var crdResource = &customResource{main: CustomResourceDefinitions, status: statusOf(CustomResourceDefinitions, nil)}
+var crdResource = &customResource{main: CustomResourceDefinitions, status: statusOf(CustomResourceDefinitions)}
 
 // defaultCRD fills in what kube-apiserver defaults in a CRD's spec: the
 // singular name and the list kind from the kind, and no conversion.

@@ -98,20 +98,25 @@ func customResourceFor(crd *unstructured.Unstructured) (*customResource, bool) {
 	}
 	if hasStatus {
 		res.Subresources = []string{"status"}
-		cr.status = statusOf(res, schema)
+		res.PrepareForStatusUpdate = func(obj, old runtime.Object) {
+			prepareStatusUpdate(obj.(*unstructured.Unstructured), old.(*unstructured.Unstructured), schema)
+		}
+		cr.status = statusOf(res)
 	}
 	return cr, true
 }
 
-// statusOf is res written through /status: every field but .status is
-// the stored object's (labels too), and no generation is bumped.
-func statusOf(res *Resource, schema map[string]any) *Resource {
+// statusOf is res written through /status: the same objects under the
+// same keys, updated with res's PrepareForStatusUpdate (for a custom
+// resource, every field but .status is the stored object's, labels too,
+// and no generation is bumped). It is never created through, and has no
+// /status of its own.
+func statusOf(res *Resource) *Resource {
 	status := *res
 	status.Subresources = nil
 	status.PrepareForCreate = nil
-	status.PrepareForUpdate = func(obj, old runtime.Object) {
-		prepareStatusUpdate(obj.(*unstructured.Unstructured), old.(*unstructured.Unstructured), schema)
-	}
+	status.PrepareForUpdate = res.PrepareForStatusUpdate
+	status.PrepareForStatusUpdate = nil
 	return &status
 }
 
@@ -186,20 +191,22 @@ func notFoundPath() error {
 	}}
 }
 
-// createCustom is create for a CRD or a custom resource: the body in the
-// URL's namespace (none for a cluster-scoped one), the resource's
-// strategy (PrepareForCreate), the metadata's checks, then Storage.Create.
-// A new CRD is then established, and its resource served.
+// createCustom is create for a resource with a strategy (a CRD, a custom
+// resource, a Deployment): the body in the URL's namespace (none for a
+// cluster-scoped one), the resource's strategy (PrepareForCreate), the
+// metadata's checks, then Storage.Create. A new CRD is then established,
+// and its resource served.
 //
 // upstream: k8s.io/apiserver/pkg/registry/rest/create.go (BeforeCreate)
 func (s *Server) createCustom(w http.ResponseWriter, r *http.Request, res *Resource) {
-	// Exercise 1: createCustom is create for a CRD or a custom resource.
+	// Exercise 1: createCustom is create for a resource with a strategy (a CRD, a custom resource, a Deployment).
 	panic(todo.Exercise("07-watchserver", 1, "Server.createCustom"))
 }
 
 // updateCustom is update with the resource's strategy (the resource's or
-// its /status's) applied to the body against the stored object, inside
-// Storage.update's read-modify-write.
+// its /status's: a custom resource's, a CRD's, a Deployment's) applied to
+// the body against the stored object, inside Storage.update's
+// read-modify-write.
 //
 // upstream: k8s.io/apiserver/pkg/registry/rest/update.go (BeforeUpdate)
 func (s *Server) updateCustom(w http.ResponseWriter, r *http.Request, res *Resource) {

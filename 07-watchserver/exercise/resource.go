@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -29,7 +30,8 @@ import (
 //
 // A built-in resource is namespaced: /registry/<resource>/<namespace>/<name>,
 // as kube-apiserver keys them (without the group: a Lease is under
-// /registry/leases/, not /registry/coordination.k8s.io/leases/). A
+// /registry/leases/, not /registry/coordination.k8s.io/leases/, a
+// Deployment under /registry/deployments/). A
 // CustomResourceDefinition and the custom resources it defines are
 // described by values made at run time (crd.go, customresource.go): their
 // keys start with their group, /registry/<group>/<resource>/, and a
@@ -72,10 +74,13 @@ type Resource struct {
 	Subresources []string
 	// PrepareForCreate and PrepareForUpdate, when set, are the
 	// resource's strategy for what a write may change: a custom
-	// resource's generation and status (customresource.go). A built-in's
-	// are not modelled here.
-	PrepareForCreate func(obj runtime.Object)
-	PrepareForUpdate func(obj, old runtime.Object)
+	// resource's or a Deployment's generation and status
+	// (customresource.go, deployment.go). A ConfigMap's and a Lease's
+	// have nothing to change. PrepareForStatusUpdate is the strategy of
+	// /status, for a resource whose Subresources has "status" (statusOf).
+	PrepareForCreate       func(obj runtime.Object)
+	PrepareForUpdate       func(obj, old runtime.Object)
+	PrepareForStatusUpdate func(obj, old runtime.Object)
 }
 
 // The resources this server serves.
@@ -87,13 +92,29 @@ var (
 
 		UnconditionalUpdate: true,
 	}
+	// Deployments have a strategy (deployment.go) and a /status, and,
+	// like ConfigMaps, take an update with no resourceVersion as an
+	// overwrite (the deployment strategy's AllowUnconditionalUpdate).
+	Deployments = &Resource{
+		Group: "apps", Version: "v1", Name: "deployments", Singular: "deployment", Kind: "Deployment",
+		ShortNames: []string{"deploy"}, Categories: []string{"all"},
+		NewObject: func() runtime.Object { return &appsv1.Deployment{} },
+		NewList:   func() runtime.Object { return &appsv1.DeploymentList{} },
+
+		UnconditionalUpdate:    true,
+		Subresources:           []string{"status"},
+		PrepareForCreate:       prepareDeploymentCreate,
+		PrepareForUpdate:       prepareDeploymentUpdate,
+		PrepareForStatusUpdate: prepareDeploymentStatusUpdate,
+	}
 	Leases = &Resource{
 		Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease",
 		NewObject: func() runtime.Object { return &coordinationv1.Lease{} },
 		NewList:   func() runtime.Object { return &coordinationv1.LeaseList{} },
 	}
-	// served is every resource, in discovery's order.
-	served = []*Resource{ConfigMaps, Leases}
+	// served is every resource, in discovery's order: kube-apiserver
+	// lists apps before coordination.k8s.io.
+	served = []*Resource{ConfigMaps, Deployments, Leases}
 )
 
 // GroupResource is what a 404, a 409 or a 422 names: leases.coordination.k8s.io.

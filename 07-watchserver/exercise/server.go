@@ -30,9 +30,10 @@ import (
 )
 
 // Server is a small API server for the resources in served (resource.go),
-// each described by a Resource value: ConfigMaps under /api/v1, Leases
-// under /apis/coordination.k8s.io/v1. For each, with ROOT its group's
-// root and R its name:
+// each described by a Resource value: ConfigMaps under /api/v1,
+// Deployments under /apis/apps/v1, Leases under
+// /apis/coordination.k8s.io/v1. For each, with ROOT its group's root and R
+// its name:
 //
 //	GET    ROOT/R                        list or watch, every namespace
 //	GET    ROOT/namespaces/{ns}/R        list or watch (?watch=true)
@@ -41,6 +42,7 @@ import (
 //	PUT    ROOT/namespaces/{ns}/R/{name} update
 //	PATCH  ROOT/namespaces/{ns}/R/{name} patch (patch.go)
 //	DELETE ROOT/namespaces/{ns}/R/{name} delete
+//	GET, PUT, PATCH ROOT/namespaces/{ns}/R/{name}/status   the status alone (Deployments)
 //	GET    /api, /apis, /api/v1, /apis/G, /apis/G/V   discovery (discovery.go)
 //	*      /apis/apiextensions.k8s.io/v1/customresourcedefinitions[/NAME]   CRDs (crd.go)
 //	*      /apis/G/V/[namespaces/{ns}/]R[/NAME[/status]]   custom resources (customresource.go)
@@ -83,13 +85,28 @@ func NewServer(storage *Storage, cache *Cache) *Server {
 	s.ctx, s.cancel = context.WithCancel(context.Background())
 	for _, res := range served {
 		all, ns, one := res.path(false), res.path(true), res.path(true)+"/{name}"
+		create, update := s.create, s.update
+		if res.PrepareForCreate != nil {
+			// A built-in with a strategy (a Deployment) is written by
+			// the handlers that run a custom resource's: one copy of
+			// "strategy, then checks, then Storage".
+			create, update = s.createCustom, s.updateCustom
+		}
 		s.route("GET "+all, res, s.listOrWatch)
 		s.route("GET "+ns, res, s.listOrWatch)
-		s.route("POST "+ns, res, s.create)
+		s.route("POST "+ns, res, create)
 		s.route("GET "+one, res, s.get)
-		s.route("PUT "+one, res, s.update)
+		s.route("PUT "+one, res, update)
 		s.route("PATCH "+one, res, s.patch)
 		s.route("DELETE "+one, res, s.delete)
+		if slices.Contains(res.Subresources, "status") {
+			// The same objects, through the /status strategy: what a
+			// custom resource's /status is (serveCustom).
+			status := statusOf(res)
+			s.route("GET "+one+"/status", status, s.get)
+			s.route("PUT "+one+"/status", status, s.updateCustom)
+			s.route("PATCH "+one+"/status", status, s.patch)
+		}
 	}
 	// Everything else under /apis: CRDs, custom resources and their
 	// discovery, routed as they come and go (customresource.go).

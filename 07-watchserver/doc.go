@@ -3,7 +3,7 @@
 // and WATCH.
 //
 // Chapters 01 to 06 build the client. This one builds, for any resource
-// described by a value (a Resource: ConfigMaps and Leases here, and the
+// described by a value (a Resource: ConfigMaps, Deployments and Leases here, and the
 // custom resources of the CustomResourceDefinitions posted to it), what
 // kube-apiserver runs behind a `?watch=true`: objects
 // in a real etcd, each write a transaction on the key's ModRevision, which
@@ -43,6 +43,7 @@
 //	crd.go          CustomResourceDefinitions: stored unstructured, established, their resources served
 //	customresource.go  a custom resource: its Resource from the CRD, its strategy, its routes
 //	prune.go        the fields a CRD's structural schema does not declare, dropped on every write
+//	deployment.go   a Deployment's strategy (generation, status, /status) and apps/v1's defaults
 //
 // Everything here mirrors kube-apiserver (k8s.io/apiserver v0.37.1, the
 // release tools/controlplane builds); each type's comment names its

@@ -117,6 +117,11 @@ func TestDeploymentCreate(t *testing.T) {
 	if !slices.ContainsFunc(groups, func(g *metav1.APIGroup) bool { return g.Name == "apps" && g.PreferredVersion.GroupVersion == "apps/v1" }) {
 		t.Errorf("/apis does not list apps with apps/v1 preferred")
 	}
+	var apps metav1.APIGroup
+	if body, err := s.cs.AppsV1().RESTClient().Get().AbsPath("/apis/apps").DoRaw(ctx); err != nil || json.Unmarshal(body, &apps) != nil ||
+		apps.Name != "apps" || apps.PreferredVersion.GroupVersion != "apps/v1" {
+		t.Errorf("/apis/apps: %v %s, want the group apps with apps/v1 preferred", err, body)
+	}
 	var listed []metav1.APIResource
 	for _, l := range resources {
 		if l.GroupVersion == "apps/v1" {

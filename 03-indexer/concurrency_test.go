@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"testing"
 	"testing/synctest"
@@ -146,8 +147,15 @@ func TestConcurrentWritersKeepIndexesTrue(t *testing.T) {
 				for v, keys := range got {
 					if !slices.Equal(keys, want[v]) {
 						extra, missing := setDifference(keys, want[v]), setDifference(want[v], keys)
-						errorf("after %s, index %s value %q is out of step with the stored objects: it holds %d keys that should not be there %v, and lacks %d that should %v",
-							after, name, v, len(extra), extra, len(missing), missing)
+						var wrong []string
+						if len(extra) > 0 {
+							wrong = append(wrong, fmt.Sprintf("it holds %v, which the stored objects do not give it", extra))
+						}
+						if len(missing) > 0 {
+							wrong = append(wrong, fmt.Sprintf("it lacks %v, which they do", missing))
+						}
+						errorf("after %s, index %s value %q is out of step with the stored objects: %s",
+							after, name, v, strings.Join(wrong, ", and "))
 					}
 				}
 				if len(got) != len(want) {

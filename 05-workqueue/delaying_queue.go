@@ -37,10 +37,11 @@ func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 // stops it.
 func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
 	// exercise:begin 8 The delaying queue: one goroutine sleeps until the next item is due
-	// exercise:hint AddAfter counts a retry (a named queue has a retries counter,
-	//   newRetriesMetric), adds at once when the delay is not positive, else puts the item on the
-	//   waiting heap and pokes the loop if the earliest ready time changed. The loop adds every
-	//   item that is due, then sleeps until the next ready time, a poke, or stop.
+	// exercise:hint AddAfter does nothing once the queue is shutting down; else it counts a retry
+	//   (a named queue has a retries counter, newRetriesMetric), adds at once when the delay is not
+	//   positive, else puts the item on the waiting heap and pokes the loop if the earliest ready
+	//   time changed. The loop adds every item that is due, then sleeps until the next ready time,
+	//   a poke, or stop.
 	// exercise:deeper Compare the heap's next time before and after the insert, under q.mu; poke
 	//   without blocking (select with default on the one-slot wake channel). In the loop, pop the
 	//   ready items under the lock but Add them after unlocking. Reuse one timer: Reset it.
@@ -92,8 +93,9 @@ type delayingQueue[T comparable] struct {
 	shutDownOnce sync.Once
 }
 
-// AddAfter adds item after duration. Every call counts as a retry in the
-// queue's metrics, even one that adds at once.
+// AddAfter adds item after duration. After shutdown it does nothing;
+// before, every call counts as a retry in the queue's metrics, even one
+// that adds at once.
 func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
 	// exercise:begin 8
 	if q.ShuttingDown() {

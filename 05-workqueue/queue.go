@@ -192,7 +192,8 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 func (q *Typed[T]) Done(item T) {
 	// exercise:begin 3 Done: give an item back, and queue it again if it changed meanwhile
 	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the
-	//   back of the queue.
+	//   back of the queue. Wake whoever waits: a Get for the item you queued, a drain for an empty
+	//   processing set.
 	// exercise:deeper You hold q.mu and call q.metrics.done first.
 	// exercise:deeper After you queue a dirty item, you call q.cond.Signal.
 	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast, even if you

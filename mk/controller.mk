@@ -4,6 +4,7 @@
 #   make demo                      the controller on an embedded fake API server (no cluster)
 #   make demo MINE=1               the same on your own components (every chapter whose exercises pass)
 #   make demo MODE=classic         the same with the classic informer (LIST+WATCH, DeltaFIFO, one pop at a time)
+#   make demo SERVER=ours          the same on chapter 07's API server and an etcd, in the demo's process
 #   make demo CLUSTER=local        the same on the local control plane (make cluster-up's)
 #   KUBECONFIG=path make demo      the same on any cluster (the Rollout CRD is applied first)
 #   make demo VIEW=web             the same, followed live in the step-through viewer (a page on 127.0.0.1)
@@ -21,10 +22,15 @@ CONTROLLER_GO   ?= go
 CONTROLLER_DIR  := 06-controller
 # MODE=today (the default: WatchList, batch pops) or MODE=classic.
 MODE ?= today
+# SERVER=ours runs the embedded demo on chapter 07's API server, started in
+# the demo's process (the build tag ours: no fake clientset is linked in).
+SERVER ?=
+CONTROLLER_TAGS := $(if $(filter ours,$(SERVER)),-tags ours)
+CONTROLLER_SERVER := $(if $(SERVER),-server=$(SERVER))
 ifeq ($(MINE),)
-CONTROLLER_DEMO := $(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -mode=$(MODE)
+CONTROLLER_DEMO := $(CONTROLLER_GO) run $(CONTROLLER_TAGS) ./$(CONTROLLER_DIR)/cmd/demo -mode=$(MODE) $(CONTROLLER_SERVER)
 else
-CONTROLLER_DEMO := $(CONTROLLER_GO) run ./workshop/cmd/workshop demo -mode=$(MODE)
+CONTROLLER_DEMO := $(CONTROLLER_GO) run ./workshop/cmd/workshop demo -mode=$(MODE) $(CONTROLLER_SERVER)
 endif
 # CLUSTER=embedded forces the embedded default even when KUBECONFIG is set.
 CLUSTER ?=

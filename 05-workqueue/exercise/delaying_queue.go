@@ -85,8 +85,9 @@ type delayingQueue[T comparable] struct {
 	shutDownOnce sync.Once
 }
 
-// AddAfter adds item after duration. Every call counts as a retry in the
-// queue's metrics, even one that adds at once.
+// AddAfter adds item after duration. After shutdown it does nothing;
+// before, every call counts as a retry in the queue's metrics, even one
+// that adds at once.
 func (q *delayingQueue[T]) AddAfter(item T, duration time.Duration) {
 	if q.ShuttingDown() {
 		return

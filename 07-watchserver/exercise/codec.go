@@ -35,7 +35,7 @@ const (
 var (
 	jsonEncoder     = mustEncoder(mediaJSON)
 	protobufEncoder = mustEncoder(mediaProtobuf)
-	decoder         = scheme.Codecs.UniversalDeserializer()
+	decoder         = unstructuredFromProtobuf{scheme.Codecs.UniversalDeserializer()} // crdbody.go
 )
 
 func mustEncoder(mediaType string) runtime.Encoder {

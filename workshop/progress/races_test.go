@@ -37,7 +37,7 @@ func TestRaceBlamesTheSideWithNoLock(t *testing.T) {
 	}
 	for _, want := range []string{
 		"- write in ThreadSafeStore.Update (exercise 3), no lock held\n            03-indexer/exercise/store.go:57\n",
-		"- previous read in ThreadSafeStore.List (exercise 6), under a lock\n",
+		"- previous read in ThreadSafeStore.List (exercise 6), under the read lock\n",
 		"Take the lock the other side holds around the access with none.",
 	} {
 		if !strings.Contains(text, want) {
@@ -89,7 +89,7 @@ func TestRaceBlamesAWriteUnderTheReadLock(t *testing.T) {
 	}
 	for _, want := range []string{
 		"- write in ThreadSafeStore.Update (exercise 3), under the read lock only\n",
-		"- previous read in ThreadSafeStore.List (exercise 6), under a lock\n",
+		"- previous read in ThreadSafeStore.List (exercise 6), under the read lock\n",
 		"A write needs the write lock (Lock)",
 	} {
 		if !strings.Contains(text, want) {

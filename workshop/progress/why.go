@@ -296,7 +296,11 @@ func (k *code) raced(output string) (text string, owners []int, culprit string) 
 		case held:
 			locked = true
 			underLock = append(underLock, mine)
-			fmt.Fprintf(&text, " in %s, under a lock\n            %s\n", k.function(at), k.path(at))
+			lock := "a lock" // trial S read "under a lock" for a read under RLock
+			if readOnly {
+				lock = "the read lock"
+			}
+			fmt.Fprintf(&text, " in %s, under %s\n            %s\n", k.function(at), lock, k.path(at))
 		default:
 			fmt.Fprintf(&text, " in %s, no lock held\n            %s\n", k.function(at), k.path(at))
 			missing := k.shouldHaveLocked(mine)

@@ -28,18 +28,19 @@ package runner
 import (
 	"bufio"
 	"errors"
-	"example.com/walkthrough/workshop/wrap"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
 	"example.com/walkthrough/workshop/chapters"
 	"example.com/walkthrough/workshop/exgen"
 	"example.com/walkthrough/workshop/progress"
+	"example.com/walkthrough/workshop/wrap"
 )
 
 // Cmd is how the learner starts the runner; the output quotes it in every
@@ -234,11 +235,27 @@ func (r *Runner) sayProgress(c chapters.Chapter) func(string) {
 	if b := r.board; b != nil {
 		return func(what string) { b.say(c.Name, what) }
 	}
-	start := time.Now()
+	start, last := time.Now(), time.Now()
+	f, ok := r.Progress.(*os.File)
+	live := ok && IsTerminal(f)
+	var mu sync.Mutex
 	return func(what string) {
+		mu.Lock()
+		defer mu.Unlock()
+		// Off a terminal (a log, an editor's task), that a part is still
+		// under way is said every 10 s, not every 1.5 s (trial S's first
+		// check wrote 40 "still building" lines to its log).
+		if !live && strings.HasPrefix(what, "still ") && time.Since(last) < quietLogFor {
+			return
+		}
+		last = time.Now()
 		fmt.Fprintf(r.Progress, "%s: %s (%ds)\n", c.Name, what, int(time.Since(start).Seconds()))
 	}
 }
+
+// quietLogFor is how long a check's progress written to a file or a pipe
+// goes without saying that the part under way still is.
+const quietLogFor = 10 * time.Second
 
 // exerciseFile is where you edit an exercise, relative to the root.
 func exerciseFile(c chapters.Chapter, ex exgen.Exercise) string {

@@ -90,7 +90,11 @@ func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string,
 	r.say("", fmt.Sprintf("Choose a track for %s before you read %s (the core track's copy holds the code the deep track asks you to write):", c.Name, docOf(r.Root, c.Name)))
 	core, all := functionCounts(c, list)
 	r.say("  core   ", fmt.Sprintf("%d exercises, %s: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep, countOf(core, "function")))
-	r.say("  deep   ", fmt.Sprintf("%d exercises, %s: core, and those %d parts as exercises too (20 to 40 minutes each).", len(list), countOf(all, "function"), deep))
+	parts := fmt.Sprintf("those %d parts as exercises too (20 to 40 minutes each)", deep)
+	if deep == 1 {
+		parts = "that part as an exercise too (20 to 40 minutes)" // trial R read "those 1 parts"
+	}
+	r.say("  deep   ", fmt.Sprintf("%d exercises, %s: core, and %s.", len(list), countOf(all, "function"), parts))
 	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once, the same %s: the chapter from its types and doc comments, with no code of the exercises to read.", len(list), countOf(all, "function")))
 	r.say("", fmt.Sprintf("You can switch later (`core %s`, `deep %s`, `blank %s`); each keeps a backup.", c.Number(), c.Number(), c.Number()))
 	if r.Yes {

@@ -65,7 +65,7 @@ func TestStepsBeforeShowTheirInput(t *testing.T) {
 		"            2 list\n" +
 		"              a\n" +
 		"              b\n" +
-		"              … (2 lines more)\n" +
+		"              … (2 more lines)\n" +
 		"            3 advance 1s\n" +
 		"  Step 4:   when a repeat=4\n"
 	if !strings.HasSuffix(b.String(), want) {

@@ -182,7 +182,8 @@ func withInput(cmd, input string) string {
 		return cmd
 	}
 	if len(lines) > most {
-		lines = append(lines[:most], fmt.Sprintf("… (%d lines more)", len(lines)-most))
+		more := len(lines) - most
+		lines = append(lines[:most], fmt.Sprintf("… (%d more %s)", more, map[bool]string{true: "line", false: "lines"}[more == 1]))
 	}
 	return cmd + "\n" + strings.Join(lines, "\n")
 }

@@ -42,3 +42,13 @@ func TestStoryNamesAreUnique(t *testing.T) {
 		}
 	}
 }
+
+// TestHideBodies: a printed function keeps its signature and braces, and
+// loses its body.
+func TestHideBodies(t *testing.T) {
+	got := hideBodies("before\nfunc F(x int) int {\n    return x\n}\nafter")
+	want := "before\nfunc F(x int) int {\n    … (the body: run the command once your exercise passes)\n}\nafter"
+	if got != want {
+		t.Errorf("hideBodies:\n%s\nwant:\n%s", got, want)
+	}
+}

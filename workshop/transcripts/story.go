@@ -34,6 +34,11 @@ type Step struct {
 	// After is how long after the step before it this one starts, on the
 	// story's clock (what watch prints, and the backups' names).
 	After time.Duration
+	// HideBodies leaves the bodies of the functions the step prints out
+	// of the doc: a reader who has not written them yet would otherwise
+	// read the answer on the way (trial S had 03's exercise 2 solved
+	// before it opened the stub).
+	HideBodies bool
 }
 
 // Session is a story being played: the workspace and its clock.
@@ -79,7 +84,7 @@ var Story = []Step{
 	{Name: "check-03", Args: "check 03", After: 30 * time.Second,
 		Run: func(s *Session, r *runner.Runner) error { return r.Check("03", 0) }},
 	{Name: "watch", Args: "watch", After: 25 * time.Second, Run: watch},
-	{Name: "solution-03-2", Args: "solution 03 2", After: 40 * time.Second,
+	{Name: "solution-03-2", Args: "solution 03 2", After: 40 * time.Second, HideBodies: true,
 		Run: func(s *Session, r *runner.Runner) error { return r.Solution("03", 2) }},
 	{Name: "reset-03-2", Args: "reset 03 2", Answer: "y\n", After: 30 * time.Second,
 		Run: func(s *Session, r *runner.Runner) error { return r.Reset("03", 2) }},
@@ -264,6 +269,9 @@ func Play(root string, log io.Writer, done func(texts map[string]string)) (map[s
 		}
 		// Paths in the temporary copy read as paths in the repository.
 		text = strings.ReplaceAll(text, tmp+string(filepath.Separator), "")
+		if step.HideBodies {
+			text = hideBodies(text)
+		}
 		texts[step.Name] = "$ " + runner.Cmd + " " + step.Args + "\n" + trimLines(text)
 		if done != nil {
 			done(texts)
@@ -271,6 +279,27 @@ func Play(root string, log io.Writer, done func(texts map[string]string)) (map[s
 	}
 	fmt.Fprintf(log, "transcripts: the story took %s\n", time.Since(began).Round(time.Second))
 	return texts, nil
+}
+
+// hideBodies replaces the body of each function printed in text (from a
+// line starting "func " to the next line that is "}") with one line that
+// says where to read it.
+func hideBodies(text string) string {
+	var out []string
+	inBody := false
+	for _, line := range strings.Split(text, "\n") {
+		switch {
+		case strings.HasPrefix(line, "func ") && strings.HasSuffix(line, "{"):
+			out = append(out, line, "    … (the body: run the command once your exercise passes)")
+			inBody = true
+		case inBody && line == "}":
+			out = append(out, line)
+			inBody = false
+		case !inBody:
+			out = append(out, line)
+		}
+	}
+	return strings.Join(out, "\n")
 }
 
 // stopWarms stops the background builds start began in the copy at root

@@ -16,6 +16,7 @@ type options struct {
 	view       string        // "web", or "" for no viewer
 	viewAddr   string        // where the viewer serves
 	mine       bool          // on the learner's own chapters (make demo MINE=1)
+	server     string        // "ours" asks for chapter 07's server, which the build must have
 }
 
 // parseOptions reads the flags; an error is a usage error (exit status 2).
@@ -29,8 +30,15 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.view, "view", "", `"web" serves the step-through viewer on -view-addr while the demo runs, and after it until Ctrl-C`)
 	fs.StringVar(&o.viewAddr, "view-addr", "127.0.0.1:8089", "where -view web serves (loopback only)")
 	fs.BoolVar(&o.mine, "mine", false, "say that the demo runs on your own chapters: the workshop's demo command sets it (make demo MINE=1), and the next steps keep MINE=1")
+	fs.StringVar(&o.server, "server", "", `"ours": run on chapter 07's API server in this process (make demo SERVER=ours, which builds with the tag ours); "" runs on whichever embedded server the build has`)
 	if err := fs.Parse(args); err != nil {
 		return o, err
+	}
+	switch {
+	case o.server != "" && o.server != "ours":
+		return o, fmt.Errorf("-server is %q; the one other server is ours (make demo SERVER=ours)", o.server)
+	case o.server == "ours" && !onOurServer:
+		return o, fmt.Errorf("-server=ours needs the build tag ours: go run -tags ours ./06-controller/cmd/demo (make demo SERVER=ours does)")
 	}
 	if *mode != "today" && *mode != "classic" {
 		return o, fmt.Errorf("-mode is %q; use today or classic (make demo MODE=classic)", *mode)

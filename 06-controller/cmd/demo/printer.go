@@ -58,7 +58,7 @@ func newPrinter(out io.Writer, ns string, rec *viewer.Recorder) *printer {
 }
 
 func (p *printer) banner(where string) {
-	fmt.Fprintf(p.out, "Rollout controller demo: chapters 01-05 wired into one controller, on\n%s.\n", where)
+	fmt.Fprintln(p.out, wrap("Rollout controller demo: chapters 01-05 wired into one controller, on "+where+".", 80, ""))
 	fmt.Fprintf(p.out, "Each line is one step of one change:\n")
 	fmt.Fprintf(p.out, "  reflector → fifo → indexer → handler → queue → worker → api (+ event)\n")
 	fmt.Fprintf(p.out, "Objects are in namespace %q.\n", p.ns)

@@ -27,12 +27,15 @@ type step struct {
 
 // run tells the story with the options o. rec, when not nil, records every step with what
 // each component holds.
-func run(out io.Writer, o options, rec *viewer.Recorder) error {
+func run(out io.Writer, o options, rec *viewer.Recorder) (err error) {
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
 	w, err := connect(ctx, o.kubeconfig)
 	if err != nil {
 		return err
+	}
+	if w.close != nil {
+		defer func() { err = errors.Join(err, w.close()) }()
 	}
 	p := newPrinter(out, w.ns, rec)
 	p.banner(w.where)

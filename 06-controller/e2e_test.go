@@ -33,6 +33,7 @@ import (
 	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/clientgo"
 	"example.com/walkthrough/06-controller/wiring/ours"
+	watchserver "example.com/walkthrough/07-watchserver"
 	"example.com/walkthrough/workshop/cluster"
 )
 
@@ -235,12 +236,63 @@ func e2eStory(t *testing.T, ctx context.Context, kube kubernetes.Interface, walk
 // compares the writes each made and the objects each left.
 func TestE2EControllersAgree(t *testing.T) {
 	_, kube, walk := e2eClients(t)
+	controllersAgree(t, kube, walk, func(string) string { return cluster.Namespace(t, kube.CoreV1()) })
+}
+
+// TestE2EOurServerAsKubeAPIServer: on chapter 07's server the controllers
+// make the same writes and leave the same objects as on kube-apiserver.
+func TestE2EOurServerAsKubeAPIServer(t *testing.T) {
+	_, kube, walk := e2eClients(t)
+	theirs := controllersAgree(t, kube, walk, func(string) string { return cluster.Namespace(t, kube.CoreV1()) })
+	kube, walk = ourServer(t)
+	ours := controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })
+	if diff := cmp.Diff(theirs, ours); diff != "" {
+		t.Errorf("the controllers' writes and objects differ (-kube-apiserver +chapter 07's server):\n%s", diff)
+	}
+}
+
+// TestControllersAgreeOnOurServer is the same on chapter 07's API server,
+// started in the test's process on an embedded etcd (make demo
+// SERVER=ours's): both ends of the wire are the workshop's, and the two
+// controllers still make the same writes and leave the same objects.
+// Chapter 07 serves no Namespaces; each controller gets a namespace name
+// of its own, which needs none.
+func TestControllersAgreeOnOurServer(t *testing.T) {
+	kube, walk := ourServer(t)
+	controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })
+}
+
+// ourServer starts chapter 07's server for the test, applies the
+// Rollout's CRD there, and returns clients of it.
+func ourServer(t *testing.T) (kubernetes.Interface, versioned.Interface) {
+	srv, err := watchserver.Start(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := srv.Close(); err != nil {
+			t.Errorf("closing chapter 07's server: %v", err)
+		}
+	})
+	cfg := &rest.Config{Host: srv.URL, QPS: -1}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if err := crd.Apply(ctx, apiextensions.NewForConfigOrDie(cfg)); err != nil {
+		t.Fatal(err)
+	}
+	return kubernetes.NewForConfigOrDie(cfg), versioned.NewForConfigOrDie(cfg)
+}
+
+// controllersAgree runs client-go's controller, then ours, each in the
+// namespace namespace gives it, through e2eStory, compares, and returns
+// the writes and the final objects (the same for both, or the test fails).
+func controllersAgree(t *testing.T, kube kubernetes.Interface, walk versioned.Interface, namespace func(which string) string) []string {
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
 	results := map[string][]string{}
 	writes := map[string][]string{}
 	for _, which := range []string{"client-go", "ours"} {
-		ns := cluster.Namespace(t, kube.CoreV1())
+		ns := namespace(which)
 		log := &writeLog{ns: ns}
 		stop := runE2EController(t, which, kube, walk, log)
 		results[which] = e2eStory(t, ctx, kube, walk, ns)
@@ -261,6 +313,7 @@ func TestE2EControllersAgree(t *testing.T) {
 		t.Errorf("writes differ (-client-go +ours):\n%s", diff)
 	}
 	t.Logf("both made these writes:\n  %s", strings.Join(writes["ours"], "\n  "))
+	return append(writes["ours"], results["ours"]...)
 }
 
 // TestE2ELeaderElection runs two replicas of the rollout-controller with

@@ -37,6 +37,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 1, "shutting-down-asked-during-shutdown", func(t *testing.T) { askWhileShuttingDown(t, impls[name]) })
 	scenario.Stress(t, 1, "an-unnamed-queue-starts-no-goroutine", func(t *testing.T) { unnamedQueueStartsNothing(t, impls[name]) })
 	scenario.Stress(t, 4, "unfinished-work-refreshed-beside-workers", func(t *testing.T) { metricsBesideWorkers(t, impls[name]) })
+	scenario.Stress(t, 4, "shut-down-as-the-metrics-loop-ticks", func(t *testing.T) { shutDownAsTheLoopTicks(t, impls[name]) })
 	scenario.Stress(t, 5, "exponential-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], exponential) })
 	scenario.Stress(t, 6, "fast-slow-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], fastSlow) })
 	scenario.Stress(t, 9, "add-after-from-many-goroutines", func(t *testing.T) { addAfterFromMany(t, impls[name]) })
@@ -219,6 +220,26 @@ func metricsBesideWorkers(t *testing.T, im impl) {
 	for _, item := range held {
 		q.Done(item)
 	}
+}
+
+// shutDownAsTheLoopTicks shuts named queues down at the very moment their
+// metrics loop's ticker fires (every 500ms, client-go's
+// unfinishedWorkUpdatePeriod): the loop then wants q.mu for its refresh
+// while ShutDown waits for the loop to return. A ShutDown that waits for
+// it still holding q.mu (stopMetricsLoop deferred after the Unlock, so
+// run first) waits for a loop that waits for it: no check caught trial
+// R's, as no other test shuts a queue down on a tick. Which goroutine
+// takes the lock first is up to the scheduler, so twenty queues.
+func shutDownAsTheLoopTicks(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		for range 20 {
+			q := im.NewQueue(plainQueue, "stress", nil)
+			q.Add("held")
+			q.Get()
+			time.Sleep(500 * time.Millisecond)
+			q.ShutDown()
+		}
+	})
 }
 
 func stress(t *testing.T, im impl) {

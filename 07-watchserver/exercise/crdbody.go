@@ -23,8 +23,8 @@ import (
 // body is decoded as the typed object, then turned into one.
 //
 // upstream: k8s.io/apiextensions-apiserver/pkg/apiserver/apiserver.go
-// (the CRD registry is installed with the apiextensions scheme's codecs,
-// protobuf included).
+// (completedConfig.New), which installs the CRD registry with the
+// apiextensions scheme's codecs, protobuf included.
 var crdDeserializer = func() runtime.Decoder {
 	s := runtime.NewScheme()
 	utilruntime.Must(apiextensionsv1.AddToScheme(s))
@@ -37,6 +37,9 @@ var protobufPrefix = []byte("k8s\x00")
 // unstructuredFromProtobuf is a decoder that reads a protobuf body meant
 // for an unstructured object (a CRD's) through its typed form, and
 // anything else as next does.
+//
+// upstream: none (kube-apiserver's CRD registry is typed, so a protobuf
+// body needs no second step there).
 type unstructuredFromProtobuf struct{ next runtime.Decoder }
 
 func (d unstructuredFromProtobuf) Decode(data []byte, defaults *schema.GroupVersionKind, into runtime.Object) (runtime.Object, *schema.GroupVersionKind, error) {

@@ -151,7 +151,8 @@ func (s *SharedIndexInformer) SetTransform(transform TransformFunc) error {
 	//   when running, or the check period lowered before start; determineResyncPeriod gives the
 	//   listener's effective one), makes a listener and either registers it or, when running, joins
 	//   it to the running processor. RemoveEventHandler removes the listener under both locks.
-	//   SetTransform, SetWatchErrorHandler and AddIndexers work only before start.
+	//   SetTransform and SetWatchErrorHandler work only before start; AddIndexers until the
+	//   informer stops.
 	// exercise:deeper The errors are client-go's: "informer has already started" (SetTransform,
 	//   SetWatchErrorHandler), "indexer was not added because it has stopped already" (AddIndexers)
 	//   and fmt.Errorf("handler %v was not added to shared informer because it has stopped

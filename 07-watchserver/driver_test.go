@@ -28,10 +28,11 @@ type driver struct {
 	// until a resource step names another; lease says it is Leases.
 	base  string
 	lease bool
-	// custom says the resource is the Rollout, a custom resource.
-	custom  bool
-	norm    *normaliser
-	watches map[string]*openWatch
+	// custom says the resource is the Rollout, a custom resource;
+	// deployment that it is Deployments.
+	custom, deployment bool
+	norm               *normaliser
+	watches            map[string]*openWatch
 	// serveFirst starts the server's watch side before the first step;
 	// watchSide says the file needs it at all.
 	serveFirst, watchSide bool

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -38,13 +39,15 @@ func (d *driver) leaseObject(l *coordinationv1.Lease) string {
 	return d.objectWith(&l.ObjectMeta, spec)
 }
 
-// printed prints a ConfigMap or a Lease.
+// printed prints a ConfigMap, a Lease, a Deployment or a custom resource.
 func (d *driver) printed(obj runtime.Object) string {
 	switch o := obj.(type) {
 	case *corev1.ConfigMap:
 		return d.object(o)
 	case *coordinationv1.Lease:
 		return d.leaseObject(o)
+	case *appsv1.Deployment:
+		return d.deploymentObject(o)
 	case *unstructured.Unstructured:
 		if o.GetKind() == "CustomResourceDefinition" {
 			return d.crdObject(o)
@@ -122,6 +125,17 @@ func (d *driver) result(code int, body []byte) string {
 			d.lastWrite = max(d.lastWrite, rv)
 		}
 		return fmt.Sprintf("%d %s", code, d.leaseObject(o))
+	case *appsv1.Deployment:
+		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
+		return fmt.Sprintf("%d %s", code, d.deploymentObject(o))
+	case *appsv1.DeploymentList:
+		out := []string{d.listHead(code, &o.ListMeta)}
+		for i := range o.Items {
+			out = append(out, "  "+d.deploymentObject(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
 	case *corev1.ConfigMapList:
 		out := []string{d.listHead(code, &o.ListMeta)}
 		for i := range o.Items {

@@ -35,7 +35,7 @@ version: see "How kube-apiserver differs".`,
 
 // discovered are the resources a resource list's lines print, of what
 // kube-apiserver lists.
-var discovered = []string{"configmaps", "leases", "customresourcedefinitions", "customresourcedefinitions/status", "rollouts", "rollouts/status"}
+var discovered = []string{"configmaps", "deployments", "deployments/status", "leases", "customresourcedefinitions", "customresourcedefinitions/status", "rollouts", "rollouts/status"}
 
 // storedDifferently are the resources whose storageVersionHash is left
 // out: kube-apiserver stores CRDs as apiextensions.k8s.io/v1beta1, this

@@ -28,7 +28,12 @@ printed as {duration=D,holder=H} where a ConfigMap prints its data, or
 rollouts (walkthrough.example.com/v1alpha1, a custom resource: crd
 create first), whose input lines KEY=VALUE are its spec's fields and
 status.KEY=VALUE its status's, printed as {KEY=VALUE,...}, then
-status={...} when it has a status, and gen=GENERATION. In a
+status={...} when it has a status, and gen=GENERATION, or deployments
+(apps/v1), whose input lines are replicas=N, image=I, paused=true,
+note=TEXT (an annotation) and status.observedGeneration=N,
+status.replicas=N, printed as {image=I,note=TEXT,paused=true,pull=POLICY,
+replicas=N}, then status={...} when it has one, defaults={...} (the
+fields apps/v1 defaulting fills in) and gen=GENERATION. In a
 file that watches, it first LISTs R at resourceVersion=0, so that our
 server's cache of R, made at its first use, is up before the first write,
 as kube-apiserver's is. Prints the collection's path, the namespace as NS.`,
@@ -63,11 +68,14 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 	ns := d.namespace()
 	switch name := scenario.MustArg(t, td, "name"); name {
 	case "configmaps":
-		d.base, d.lease, d.custom = d.target.Base, false, false
-	case "leases", "rollouts":
-		d.base, d.lease, d.custom = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true, false
-		if name == "rollouts" {
+		d.base, d.lease, d.custom, d.deployment = d.target.Base, false, false, false
+	case "leases", "rollouts", "deployments":
+		d.base, d.lease, d.custom, d.deployment = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true, false, false
+		switch name {
+		case "rollouts":
 			d.base, d.lease, d.custom = root+"/apis/walkthrough.example.com/v1alpha1/namespaces/"+ns+"/rollouts", false, true
+		case "deployments":
+			d.base, d.lease, d.deployment = root+"/apis/apps/v1/namespaces/"+ns+"/deployments", false, true
 		}
 		if d.watchSide {
 			// Our server starts a resource's watch cache at its first
@@ -77,7 +85,7 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 			d.do("GET", d.base+"?resourceVersion=0", nil)
 		}
 	default:
-		t.Fatalf("resource %q: configmaps, leases or rollouts", name)
+		t.Fatalf("resource %q: configmaps, leases, deployments or rollouts", name)
 	}
 	return strings.Replace(strings.TrimPrefix(d.base, root), "/"+ns+"/", "/NS/", 1)
 }
@@ -89,6 +97,9 @@ func (d *driver) body(namespace, name, rv, labelList, input string) []byte {
 	}
 	if d.custom {
 		return rolloutIn(namespace, name, rv, labelList, input)
+	}
+	if d.deployment {
+		return deploymentIn(namespace, name, rv, labelList, input)
 	}
 	return configMapIn(namespace, name, rv, labelList, input)
 }

@@ -113,7 +113,7 @@ func (r *Runner) announce(x *result) {
 	name := x.c.Name
 	before, seen := s.Passed[name]
 	var now []int
-	var again []progress.Exercise
+	var again, fresh []progress.Exercise
 	for _, e := range x.res.Exercises {
 		unjudged := e.Status == progress.Blocked || e.Status == progress.Unchecked || x.res.Only > 0 && e.ID != x.res.Only
 		if unjudged && slices.Contains(before, e.ID) {
@@ -135,17 +135,46 @@ func (r *Runner) announce(x *result) {
 		case slices.Contains(s.Ever[name], e.ID):
 			again = append(again, e)
 		default:
-			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes%s.", e.ID, soFar(e))))
+			fresh = append(fresh, e)
 		}
 		if !slices.Contains(s.Ever[name], e.ID) {
 			s.Ever[name] = append(s.Ever[name], e.ID)
 			slices.Sort(s.Ever[name])
 		}
 	}
+	r.passNew(fresh)
 	r.passAgain(again)
 	slices.Sort(now)
 	s.Passed[name] = now
 	_ = s.Save(r.Root) // a convenience: not worth stopping for
+}
+
+// passNew says which exercises pass for the first time: each by name
+// when there are one or two, else in one line (trial T's first check of
+// a finished chapter said "New: ... passes so far" fourteen times, above
+// a table that says it again).
+func (r *Runner) passNew(fresh []progress.Exercise) {
+	if len(fresh) <= 2 {
+		for _, e := range fresh {
+			r.say("  ", r.paint(green, fmt.Sprintf("New: exercise %d passes%s.", e.ID, soFar(e))))
+		}
+		return
+	}
+	var ids, waits []int
+	for _, e := range fresh {
+		ids = append(ids, e.ID)
+		for _, w := range e.WaitsFor {
+			if !slices.Contains(waits, w) {
+				waits = append(waits, w)
+			}
+		}
+	}
+	slices.Sort(waits)
+	line := fmt.Sprintf("New: exercises %s pass.", andList(ids))
+	if len(waits) > 0 {
+		line = fmt.Sprintf("New: exercises %s pass, so far: checks that may run some of them too wait for %s.", andList(ids), exercisesNamed(waits))
+	}
+	r.say("  ", r.paint(green, line))
 }
 
 // passAgain says which exercises pass again: each by name when there are

@@ -23,6 +23,20 @@ func TestBackoffWindows(t *testing.T) {
 		if d := b.next(); d >= 1600*time.Millisecond {
 			t.Errorf("two minutes after the last reset: %v, want the first window again", d)
 		}
+		// The reset counts from the last reset, however many calls came
+		// between: failures a minute apart get the first window again
+		// three minutes after the reset (trial U's clock, moved on every
+		// call, never reset while failures kept coming).
+		c := newBackoff(nil)
+		c.next()
+		var d time.Duration
+		for range 3 {
+			time.Sleep(time.Minute)
+			d = c.next()
+		}
+		if d >= 1600*time.Millisecond {
+			t.Errorf("failures a minute apart, three minutes after the reset: %v, want the first window again: the reset is measured from the last reset, not from the last call", d)
+		}
 		// Each wait is stretched by a random fraction of itself: many
 		// clients failing together must not retry together (trial N's
 		// backoff without jitter passed every other check).

@@ -257,11 +257,23 @@ func hasReport(e progress.Exercise) bool {
 	return e.Status == progress.Fail && strings.TrimSpace(e.Report) != ""
 }
 
+// mostNamed is how many checks a list names before "and N more".
+const mostNamed = 8
+
+// fewNames lists names, the first mostNamed of them and how many more
+// (trial T read thirty test names in one "Also failing" line).
+func fewNames(names []string) string {
+	if len(names) <= mostNamed+1 {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:mostNamed], ", "), len(names)-mostNamed)
+}
+
 // alsoFailingOwn names the other checks that failed on an exercise's
 // code, under the one shown.
 func (r *Runner) alsoFailingOwn(e progress.Exercise) {
 	if len(e.AlsoFailing) > 0 {
-		r.say("", fmt.Sprintf("Also failing on your code of exercise %d (each shows its report once the one above passes): %s.", e.ID, strings.Join(e.AlsoFailing, ", ")))
+		r.say("", fmt.Sprintf("Also failing on your code of exercise %d (each shows its report once the one above passes): %s.", e.ID, fewNames(e.AlsoFailing)))
 		r.printf("\n")
 	}
 	if len(e.LeftOut) > 0 {
@@ -269,7 +281,7 @@ func (r *Runner) alsoFailingOwn(e progress.Exercise) {
 		if len(e.LeftOut) == 1 {
 			what = "Not run, as it would wait where the check above is stuck (it runs once that one passes): %s."
 		}
-		r.say("", fmt.Sprintf(what, strings.Join(e.LeftOut, ", ")))
+		r.say("", fmt.Sprintf(what, fewNames(e.LeftOut)))
 		r.printf("\n")
 	}
 }

@@ -2,6 +2,7 @@ package runner
 
 import (
 	"fmt"
+	"strconv"
 	"strings"
 
 	"example.com/walkthrough/workshop/chapters"
@@ -90,7 +91,9 @@ func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string,
 	r.say("", fmt.Sprintf("Choose a track for %s before you read %s (the core track's copy holds the code the deep track asks you to write):", c.Name, docOf(r.Root, c.Name)))
 	core, all := functionCounts(c, list)
 	r.say("  core   ", fmt.Sprintf("%d exercises, %s: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep, countOf(core, "function")))
-	parts := fmt.Sprintf("those %d parts as exercises too (20 to 40 minutes each)", deep)
+	// The whole of it, from the same 20 to 40 minutes (all four trials
+	// of 2026-11-29 multiplied it out themselves).
+	parts := fmt.Sprintf("those %d parts as exercises too (20 to 40 minutes each: %s for them)", deep, hoursFor(deep*20, deep*40))
 	if deep == 1 {
 		parts = "that part as an exercise too (20 to 40 minutes)" // trial R read "those 1 parts"
 	}
@@ -124,6 +127,21 @@ func (r *Runner) takeTrack(c chapters.Chapter, track string) error {
 		return r.Blank(c.Name)
 	}
 	return fmt.Errorf("there is no track %q. Next: choose core, deep or blank:\n  %s", track, r.cmd("start", c.Number(), "core"))
+}
+
+// hoursFor says a span of minutes the way a person plans it: "2 to 4
+// hours", or "40 to 80 minutes" under two hours.
+func hoursFor(lo, hi int) string {
+	if hi < 120 {
+		return fmt.Sprintf("%d to %d minutes", lo, hi)
+	}
+	return fmt.Sprintf("%s to %s hours", halfHours(lo), halfHours(hi))
+}
+
+// halfHours is minutes as hours, to the half hour: "3.5", "4".
+func halfHours(minutes int) string {
+	h := float64((minutes+15)/30) / 2
+	return strconv.FormatFloat(h, 'f', -1, 64)
 }
 
 // functionCounts counts the functions whose bodies you write on the core

@@ -456,3 +456,15 @@ func deepWithMyStore(t *testing.T) (chapters.Chapter, *Runner, *syncBuffer, map[
 	must(t, os.WriteFile(filepath.Join(c.Dir, store), []byte(mine), 0o644))
 	return c, r, out, done
 }
+
+// TestHoursFor: a track's time reads as a person plans it.
+func TestHoursFor(t *testing.T) {
+	for _, c := range []struct {
+		lo, hi int
+		want   string
+	}{{20, 40, "20 to 40 minutes"}, {200, 400, "3.5 to 6.5 hours"}, {120, 240, "2 to 4 hours"}} {
+		if got := hoursFor(c.lo, c.hi); got != c.want {
+			t.Errorf("hoursFor(%d, %d) = %q, want %q", c.lo, c.hi, got, c.want)
+		}
+	}
+}

@@ -22,6 +22,7 @@ import (
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
@@ -100,9 +101,25 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	key := ws.Leases.Key(ns, "stored")
-	if key != "/registry/leases/"+ns+"/stored" {
-		t.Fatalf("our key for a Lease: %s", key)
+	got, rev, value := ourStorageReads(ctx, t, etcdURL, ws.Leases, ns, "stored")
+	l, ok := got.(*coordinationv1.Lease)
+	if !ok || l.UID != created.UID || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != holder ||
+		l.ResourceVersion != strconv.FormatInt(rev, 10) {
+		t.Fatalf("our Storage read %+v, want the Lease kube-apiserver created (uid %s) at rv %d", got, created.UID, rev)
+	}
+	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), ws.Leases.Key(ns, "stored"))
+}
+
+// ourStorageReads copies the bytes kube-apiserver stored for the object
+// ns/name of res into an etcd of our own, at the key ours uses (which
+// must be kube-apiserver's, /registry/<resource>/<ns>/<name>), and reads
+// them through our Storage: the object, the revision they were put at,
+// and the bytes.
+func ourStorageReads(ctx context.Context, t *testing.T, etcdURL string, res *ws.Resource, ns, name string) (runtime.Object, int64, []byte) {
+	t.Helper()
+	key := res.Key(ns, name)
+	if want := "/registry/" + res.Name + "/" + ns + "/" + name; key != want {
+		t.Fatalf("our key for a %s: %s, want %s", res.Kind, key, want)
 	}
 	value := storedByKubeAPIServer(ctx, t, etcdURL, key)
 	ours := startEtcd(t)
@@ -110,16 +127,11 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	got, err := ws.NewStorage(ours.Client).For(ws.Leases).Get(ctx, ns, "stored")
+	got, err := ws.NewStorage(ours.Client).For(res).Get(ctx, ns, name)
 	if err != nil {
-		t.Fatalf("our Storage of Leases cannot read kube-apiserver's value: %v", err)
+		t.Fatalf("our Storage of %s cannot read kube-apiserver's value: %v", res.Name, err)
 	}
-	l, ok := got.(*coordinationv1.Lease)
-	if !ok || l.UID != created.UID || l.Spec.HolderIdentity == nil || *l.Spec.HolderIdentity != holder ||
-		l.ResourceVersion != strconv.FormatInt(put.Header.Revision, 10) {
-		t.Fatalf("our Storage read %+v, want the Lease kube-apiserver created (uid %s) at rv %d", got, created.UID, put.Header.Revision)
-	}
-	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), key)
+	return got, put.Header.Revision, value
 }
 
 // TestE2EReadsTheDeploymentKubeAPIServerStored is the same for a
@@ -149,26 +161,13 @@ func TestE2EReadsTheDeploymentKubeAPIServerStored(t *testing.T) {
 			theirs.Generation, theirs.Spec, theirs.Status, mine.Generation, mine.Spec, mine.Status)
 	}
 
-	key := ws.Deployments.Key(ns, "stored")
-	if key != "/registry/deployments/"+ns+"/stored" {
-		t.Fatalf("our key for a Deployment: %s", key)
-	}
-	value := storedByKubeAPIServer(ctx, t, etcdURL, key)
-	ours := startEtcd(t)
-	put, err := ours.Client.Put(ctx, key, string(value))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := ws.NewStorage(ours.Client).For(ws.Deployments).Get(ctx, ns, "stored")
-	if err != nil {
-		t.Fatalf("our Storage of Deployments cannot read kube-apiserver's value: %v", err)
-	}
+	got, rev, value := ourStorageReads(ctx, t, etcdURL, ws.Deployments, ns, "stored")
 	d, ok := got.(*appsv1.Deployment)
 	if !ok || d.UID != theirs.UID || !apiequality.Semantic.DeepEqual(d.Spec, theirs.Spec) ||
-		d.ResourceVersion != strconv.FormatInt(put.Header.Revision, 10) {
-		t.Fatalf("our Storage read %+v, want the Deployment kube-apiserver created (uid %s) at rv %d", got, theirs.UID, put.Header.Revision)
+		d.ResourceVersion != strconv.FormatInt(rev, 10) {
+		t.Fatalf("our Storage read %+v, want the Deployment kube-apiserver created (uid %s) at rv %d", got, theirs.UID, rev)
 	}
-	t.Logf("kube-apiserver's Deployment: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), key)
+	t.Logf("kube-apiserver's Deployment: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), ws.Deployments.Key(ns, "stored"))
 }
 
 // TestE2EReadsTheCustomResourceKubeAPIServerStored is the same for a

@@ -1,15 +1,10 @@
 package watchserver_test
 
 import (
-	"context"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
-
-	"example.com/walkthrough/workshop/scenario"
 )
 
 // TestKubectlCustomResource drives the real kubectl through chapter 06's
@@ -20,51 +15,8 @@ import (
 // keys), whose generation is then 2, and a delete. Skipped without kubectl,
 // as TestKubectl is.
 func TestKubectlCustomResource(t *testing.T) {
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl is not on the PATH")
-	}
-	name, err := scenario.Selected()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if name == scenario.ClientGo {
-		t.Skip("kubectl is made for kube-apiserver: this test judges our server")
-	}
-	t.Parallel()
-	tg := impls[name].Start(t)
-	root, rest, _ := strings.Cut(tg.Base, "/api/v1/namespaces/")
-	ns, _, _ := strings.Cut(rest, "/")
-	dir := t.TempDir()
-	config := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(config, []byte(fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: ours, cluster: {server: %q}}]
-contexts: [{name: ours, context: {cluster: ours, namespace: %q}}]
-current-context: ours
-`, root, ns)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	run := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), eventWait)
-		defer cancel()
-		cmd := exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache")}, args...)...)
-		out, err := cmd.CombinedOutput()
-		if ctx.Err() != nil {
-			t.Fatalf("kubectl %s did not finish in %v: our server never answered it\n%s", strings.Join(args, " "), eventWait, out)
-		}
-		if err != nil {
-			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	expect := func(got, want, what string) {
-		t.Helper()
-		if got != want {
-			t.Errorf("%s printed %q, want %q", what, got, want)
-		}
-	}
+	_, k := kubectlOn(t)
+	run, expect, dir := k.run, k.expect, k.Dir
 
 	crd := filepath.Join("..", "06-controller", "crd", crdName+".yaml")
 	expect(run("apply", "-f", crd), "customresourcedefinition.apiextensions.k8s.io/"+crdName+" created", "kubectl apply -f the CRD")

@@ -26,57 +26,11 @@ import (
 // and the last applied configuration back. It needs kubectl on the PATH (Debian's package, or
 // one built from the pinned Kubernetes module) and is skipped without it.
 func TestKubectl(t *testing.T) {
-	kubectl, err := exec.LookPath("kubectl")
-	if err != nil {
-		t.Skip("kubectl is not on the PATH")
-	}
-	name, err := scenario.Selected()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if name == scenario.ClientGo {
-		t.Skip("kubectl is made for kube-apiserver: this test judges our server")
-	}
-	t.Parallel()
-	tg := impls[name].Start(t)
+	tg, k := kubectlOn(t)
 	if tg.Serving != nil {
 		tg.Serving(t) // the watch cache, for get --watch
 	}
-	root, rest, _ := strings.Cut(tg.Base, "/api/v1/namespaces/")
-	ns, _, _ := strings.Cut(rest, "/")
-	dir := t.TempDir()
-	config := filepath.Join(dir, "kubeconfig")
-	if err := os.WriteFile(config, []byte(fmt.Sprintf(`apiVersion: v1
-kind: Config
-clusters: [{name: ours, cluster: {server: %q}}]
-contexts: [{name: ours, context: {cluster: ours, namespace: %q}}]
-current-context: ours
-`, root, ns)), 0o600); err != nil {
-		t.Fatal(err)
-	}
-	// command is kubectl on our server, ended with ctx.
-	command := func(ctx context.Context, args ...string) *exec.Cmd {
-		return exec.CommandContext(ctx, kubectl, append([]string{"--kubeconfig", config, "--cache-dir", filepath.Join(dir, "cache")}, args...)...)
-	}
-	run := func(args ...string) string {
-		t.Helper()
-		ctx, cancel := context.WithTimeout(context.Background(), eventWait)
-		defer cancel()
-		out, err := command(ctx, args...).CombinedOutput()
-		if ctx.Err() != nil {
-			t.Fatalf("kubectl %s did not finish in %v: our server never answered it\n%s", strings.Join(args, " "), eventWait, out)
-		}
-		if err != nil {
-			t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
-		}
-		return strings.TrimSpace(string(out))
-	}
-	expect := func(got, want, what string) {
-		t.Helper()
-		if got != want {
-			t.Errorf("%s printed %q, want %q", what, got, want)
-		}
-	}
+	command, run, expect, dir := k.command, k.run, k.expect, k.Dir
 
 	expect(run("create", "configmap", "a", "--from-literal=k=v"), "configmap/a created", "kubectl create configmap a")
 	expect(run("get", "cm", "-o", "name"), "configmap/a", "kubectl get cm")
@@ -156,5 +110,78 @@ current-context: ours
 	last := applied.Annotations["kubectl.kubernetes.io/last-applied-configuration"]
 	if !strings.Contains(last, `"data":{"k":"two"}`) {
 		t.Errorf("after kubectl apply, last-applied-configuration %q, want the manifest's data", last)
+	}
+}
+
+// kubectlOn is the real kubectl on our server, for one test: skipped
+// without kubectl on the PATH, or when the selected implementation is
+// client-go's (kubectl is made for kube-apiserver: these tests judge our
+// server). It starts a server, writes a kubeconfig for it (the test's
+// namespace the default) and returns the server and a kubectl whose
+// command lines go to it.
+func kubectlOn(t *testing.T) (target, *kubectlCmd) {
+	t.Helper()
+	bin, err := exec.LookPath("kubectl")
+	if err != nil {
+		t.Skip("kubectl is not on the PATH")
+	}
+	name, err := scenario.Selected()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if name == scenario.ClientGo {
+		t.Skip("kubectl is made for kube-apiserver: this test judges our server")
+	}
+	t.Parallel()
+	tg := impls[name].Start(t)
+	root, rest, _ := strings.Cut(tg.Base, "/api/v1/namespaces/")
+	ns, _, _ := strings.Cut(rest, "/")
+	dir := t.TempDir()
+	config := filepath.Join(dir, "kubeconfig")
+	if err := os.WriteFile(config, []byte(fmt.Sprintf(`apiVersion: v1
+kind: Config
+clusters: [{name: ours, cluster: {server: %q}}]
+contexts: [{name: ours, context: {cluster: ours, namespace: %q}}]
+current-context: ours
+`, root, ns)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	return tg, &kubectlCmd{t: t, bin: bin, config: config, Dir: dir}
+}
+
+// kubectlCmd runs kubectl with a test's kubeconfig; Dir is the test's
+// temporary directory, for manifests.
+type kubectlCmd struct {
+	t           *testing.T
+	bin, config string
+	Dir         string
+}
+
+// command is kubectl on our server, ended with ctx.
+func (k *kubectlCmd) command(ctx context.Context, args ...string) *exec.Cmd {
+	return exec.CommandContext(ctx, k.bin, append([]string{"--kubeconfig", k.config, "--cache-dir", filepath.Join(k.Dir, "cache")}, args...)...)
+}
+
+// run runs kubectl and returns what it printed, trimmed; a failure, or
+// no answer within eventWait, fails the test.
+func (k *kubectlCmd) run(args ...string) string {
+	k.t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), eventWait)
+	defer cancel()
+	out, err := k.command(ctx, args...).CombinedOutput()
+	if ctx.Err() != nil {
+		k.t.Fatalf("kubectl %s did not finish in %v: our server never answered it\n%s", strings.Join(args, " "), eventWait, out)
+	}
+	if err != nil {
+		k.t.Fatalf("kubectl %s: %v\n%s", strings.Join(args, " "), err, out)
+	}
+	return strings.TrimSpace(string(out))
+}
+
+// expect fails the test unless kubectl printed want for what.
+func (k *kubectlCmd) expect(got, want, what string) {
+	k.t.Helper()
+	if got != want {
+		k.t.Errorf("%s printed %q, want %q", what, got, want)
 	}
 }

@@ -74,28 +74,39 @@ var (
 // race detector reports it every time. Then, with the workers done, each
 // item's count is what its failures since its last Forget make it.
 func limiterFromManyWorkers(t *testing.T, im impl, spec *limiterSpec) {
-	const items, callsEach = 4, 400
+	const items, callsEach, rounds = 4, 400, 5
 	l := im.NewLimiter(spec)
 	item := func(i int) string { return fmt.Sprintf("item-%d", i%items) }
-	var wg sync.WaitGroup
-	for w := range 2 {
+	// The goroutines start together, behind a gate, and the round is
+	// played five times: one goroutine could otherwise run all its calls
+	// before the others began, and a Forget without the lock passed one
+	// CI run of the tests of the tests (fast-slow-forget-without-lock).
+	for range rounds {
+		gate := make(chan struct{})
+		var wg sync.WaitGroup
+		for w := range 2 {
+			wg.Go(func() {
+				<-gate
+				for i := range callsEach {
+					_ = l.When(item(i + w))
+				}
+			})
+		}
 		wg.Go(func() {
+			<-gate
 			for i := range callsEach {
-				_ = l.When(item(i + w))
+				_ = l.NumRequeues(item(i))
 			}
 		})
+		wg.Go(func() {
+			<-gate
+			for i := range callsEach {
+				l.Forget(item(i))
+			}
+		})
+		close(gate)
+		wg.Wait()
 	}
-	wg.Go(func() {
-		for i := range callsEach {
-			_ = l.NumRequeues(item(i))
-		}
-	})
-	wg.Go(func() {
-		for i := range callsEach {
-			l.Forget(item(i))
-		}
-	})
-	wg.Wait()
 	for i := range items {
 		l.Forget(item(i))
 		for want := 1; want <= 3; want++ {

@@ -53,29 +53,20 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 		t.Fatal(err)
 	}
 
-	value := storedByKubeAPIServer(ctx, t, etcdURL, ws.ConfigMaps.Key(ns, "stored"))
-	obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
+	obj, rev, value := ourStorageReads(ctx, t, etcdURL, ws.ConfigMaps, ns, "stored")
+	stored, _, err := scheme.Codecs.UniversalDeserializer().Decode(value, nil, nil)
 	if err != nil {
 		t.Fatalf("apimachinery cannot decode the stored value: %v", err)
 	}
-	if stored := obj.(*corev1.ConfigMap); stored.ResourceVersion != "" || stored.Data["k"] != "1" {
+	if stored := stored.(*corev1.ConfigMap); stored.ResourceVersion != "" || stored.Data["k"] != "1" {
 		t.Fatalf("stored object: want data k=1 and no resourceVersion, got %+v", stored)
 	}
-
-	ours := startEtcd(t)
-	put, err := ours.Client.Put(ctx, ws.ConfigMaps.Key(ns, "stored"), string(value))
-	if err != nil {
-		t.Fatal(err)
-	}
-	got, err := cmOf(ws.NewStorage(ours.Client).Get(ctx, ns, "stored"))
-	if err != nil {
-		t.Fatalf("our Storage cannot read kube-apiserver's value: %v", err)
-	}
+	got := asCM(obj)
 	if got.Name != "stored" || got.UID != created.UID || got.Labels["app"] != "web" || got.Data["k"] != "1" {
 		t.Fatalf("our Storage read %+v, want the object kube-apiserver created (uid %s)", got, created.UID)
 	}
-	if want := put.Header.Revision; got.ResourceVersion != strconv.FormatInt(want, 10) {
-		t.Fatalf("resourceVersion: got %s, want our key's ModRevision %d", got.ResourceVersion, want)
+	if got.ResourceVersion != strconv.FormatInt(rev, 10) {
+		t.Fatalf("resourceVersion: got %s, want our key's ModRevision %d", got.ResourceVersion, rev)
 	}
 	t.Logf("kube-apiserver's value: %d bytes, k8s\\x00 envelope; read back by ours as %s/%s at rv %s", len(value), ns, got.Name, got.ResourceVersion)
 }

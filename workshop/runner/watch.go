@@ -194,11 +194,12 @@ func failing(x *result) []int {
 func (r *Runner) savedReport(o savedCheck) {
 	x := o.x
 	where := fmt.Sprintf("You saved in %s/%s:", x.c.Name, exgen.ExerciseDir)
+	failed := failing(x)
 	switch {
 	case x.res.Build != "":
 		r.say("", r.paint(red, where+" it does not compile now."))
 		r.next("Next: fix it there; this shows the errors:", r.cmd("check", x.c.Number()))
-	case len(o.lost) > 0 || len(failing(x)) > 0:
+	case len(o.lost) > 0 || len(failed) > 0:
 		lost := o.lost
 		if len(lost) > 0 {
 			r.say("", r.paint(red, fmt.Sprintf("%s %s passed before this change and %s not now.", where, exercisesNamed(lost), map[bool]string{true: "does", false: "do"}[len(lost) == 1])))
@@ -206,7 +207,7 @@ func (r *Runner) savedReport(o savedCheck) {
 			// Failing, though not known to have passed before (a reset
 			// or a restore since: trial S's broken exercise 2 read "none
 			// that passed before has stopped").
-			lost = failing(x)
+			lost = failed
 			r.say("", r.paint(red, fmt.Sprintf("%s %s %s now.", where, exercisesNamed(lost), map[bool]string{true: "fails", false: "fail"}[len(lost) == 1])))
 		}
 		for _, e := range x.res.Exercises {

@@ -580,8 +580,10 @@ func notReady() error {
 }
 
 // waitFresh blocks until the cache has applied revision rv, asking etcd
-// for progress notifications meanwhile: with no ConfigMap written, only a
-// progress notification tells the cache that nothing happened up to rv.
+// for progress notifications meanwhile: with none of the resource's
+// objects written, only a progress notification tells the cache that
+// nothing happened up to rv. It asks on the resource's own stream
+// (etcdStream), where the cache's watch is.
 // It waits FreshnessWait whatever the watch's timeout (ctx ends only when
 // the client leaves), then gives up with tooLargeResourceVersion.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
@@ -593,8 +595,8 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 	// exercise:deeper tooOldResourceVersion(requested, oldest) is
 	//   apierrors.NewResourceExpired(fmt.Sprintf("too old resource version: %d (%d)", requested,
 	//   oldest)). A watch at "0" without initial events starts at the cache's rv (no replay, never
-	//   a 410). waitFresh waits FreshnessWait whatever the watch's timeout, then returns
-	//   tooLargeResourceVersion (exercise 2's).
+	//   a 410). waitFresh waits FreshnessWait whatever the watch's timeout, asking for progress
+	//   on etcdStream(ctx, c.res), then returns tooLargeResourceVersion (exercise 2's).
 	// exercise:deeper The window's oldest version is listRV+1 while nothing was evicted, else the
 	//   oldest event's RV; the 410 is for requested < oldest-1, with message
 	//   tooOldResourceVersion(requested, oldest-1). Register the watcher before unlocking, so no
@@ -613,7 +615,7 @@ func (c *Cache) waitFresh(ctx context.Context, rv int64) error {
 		if have >= rv {
 			return nil
 		}
-		_ = c.client.RequestProgress(clientv3.WithRequireLeader(ctx))
+		_ = c.client.RequestProgress(etcdStream(ctx, c.res))
 		select {
 		case <-fresher:
 		case <-poll.C:

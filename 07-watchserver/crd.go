@@ -32,7 +32,7 @@ var CustomResourceDefinitions = &Resource{
 	Categories: []string{"api-extensions"},
 	KeyRoot:    "/registry/apiextensions.k8s.io/customresourcedefinitions/", ClusterScoped: true,
 	Subresources: []string{"status"},
-	NewObject:    func() runtime.Object { return &unstructured.Unstructured{} },
+	NewObject:    newUnstructured("apiextensions.k8s.io/v1", "CustomResourceDefinition"),
 	NewList: func() runtime.Object {
 		l := &unstructured.UnstructuredList{}
 		l.SetAPIVersion("apiextensions.k8s.io/v1")

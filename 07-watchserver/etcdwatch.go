@@ -9,6 +9,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc/metadata"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -41,6 +42,25 @@ func tooOldForWatch() *metav1.Status {
 	return &st
 }
 
+// etcdStream is the context for res's etcd watch and for the progress
+// requests made on its behalf. clientv3 puts the watches whose contexts
+// carry the same gRPC metadata on one stream, and etcd answers a progress
+// request only when every watch on that stream has caught up with the
+// current revision (mvcc's progressIfSync): a cache that listed after the
+// last write watches from the revision after it, so on a shared stream it
+// would hold back the progress notification another resource's cache
+// waits for, and a consistent watch of that resource would time out.
+// kube-apiserver gives each resource an etcd client of its own
+// (newETCD3Storage); one stream per resource, on one client, is the same.
+// The leader is required too: a member cut off from the leader ends the
+// watch instead of going silent.
+//
+// upstream: k8s.io/apiserver/pkg/storage/storagebackend/factory/etcd3.go
+// (newETCD3Storage)
+func etcdStream(ctx context.Context, res *Resource) context.Context {
+	return clientv3.WithRequireLeader(metadata.AppendToOutgoingContext(ctx, "walkthrough-resource", res.Prefix()))
+}
+
 // WatchEtcd watches every object of res (its Prefix) from revision rv+1 (the
 // first change the caller has not seen) and sends the changes on the
 // returned channel until ctx ends or etcd fails; then it closes it. A
@@ -56,9 +76,9 @@ func WatchEtcd(ctx context.Context, client *clientv3.Client, res *Resource, rv i
 	//   resp.Err() ends the watch with one ERROR event; each event becomes an Event (see toEvent).
 	//   The pump owns out: close it when it returns, so the cache hears the watch ended.
 	// exercise:deeper ErrCompacted is rpctypes.ErrCompacted (compare with errors.Is); its Status is
-	//   tooOldForWatch(). Wrap the client context with clientv3.WithRequireLeader so a partitioned
-	//   member ends the watch instead of going silent. Send with a select on ctx.Done(), never a
-	//   bare send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent
+	//   tooOldForWatch(). Watch on etcdStream(ctx, res), the resource's own gRPC stream with the
+	//   leader required (its comment says why). Send with a select on ctx.Done(), never a bare
+	//   send. It also covers WatchEtcd (start the goroutine, return the channel), toEvent
 	//   (IsCreate → ADDED) and etcdWatchStatus.
 	out := make(chan Event, 100)
 	go pumpEtcdWatch(ctx, client, res, rv, out)
@@ -78,7 +98,7 @@ func pumpEtcdWatch(ctx context.Context, client *clientv3.Client, res *Resource, 
 			return false
 		}
 	}
-	wch := client.Watch(clientv3.WithRequireLeader(ctx), res.Prefix(),
+	wch := client.Watch(etcdStream(ctx, res), res.Prefix(),
 		clientv3.WithPrefix(), clientv3.WithRev(rv+1), clientv3.WithPrevKV(), clientv3.WithProgressNotify())
 	for resp := range wch {
 		if err := resp.Err(); err != nil {

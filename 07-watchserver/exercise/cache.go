@@ -511,8 +511,10 @@ func notReady() error {
 }
 
 // waitFresh blocks until the cache has applied revision rv, asking etcd
-// for progress notifications meanwhile: with no ConfigMap written, only a
-// progress notification tells the cache that nothing happened up to rv.
+// for progress notifications meanwhile: with none of the resource's
+// objects written, only a progress notification tells the cache that
+// nothing happened up to rv. It asks on the resource's own stream
+// (etcdStream), where the cache's watch is.
 // It waits FreshnessWait whatever the watch's timeout (ctx ends only when
 // the client leaves), then gives up with tooLargeResourceVersion.
 func (c *Cache) waitFresh(ctx context.Context, rv int64) error {

@@ -81,7 +81,7 @@ func customResourceFor(crd *unstructured.Unstructured) (*customResource, bool) {
 	res := &Resource{
 		Group: group, Version: name, Name: names["plural"], Singular: singular, Kind: kind, ShortNames: shortNames, Categories: categories,
 		ListKind: listKind, KeyRoot: "/registry/" + group + "/" + names["plural"] + "/", ClusterScoped: scope == "Cluster",
-		NewObject: func() runtime.Object { return &unstructured.Unstructured{} },
+		NewObject: newUnstructured(apiVersion, kind),
 		NewList: func() runtime.Object {
 			l := &unstructured.UnstructuredList{}
 			l.SetAPIVersion(apiVersion)
@@ -104,6 +104,22 @@ func customResourceFor(crd *unstructured.Unstructured) (*customResource, bool) {
 		cr.status = statusOf(res)
 	}
 	return cr, true
+}
+
+// newUnstructured is NewObject for a resource served as unstructured
+// objects: an empty one that already knows its apiVersion and kind, as
+// the apiextensions server's NewFunc makes them. A typed object gets its
+// kind from the scheme when it is encoded; an unstructured one writes
+// only what it holds, so without these a BOOKMARK (an empty object with
+// a resourceVersion) would go out with no kind, and a typed client's
+// decoder refuses it ("Object 'Kind' is missing").
+func newUnstructured(apiVersion, kind string) func() runtime.Object {
+	return func() runtime.Object {
+		u := &unstructured.Unstructured{}
+		u.SetAPIVersion(apiVersion)
+		u.SetKind(kind)
+		return u
+	}
 }
 
 // statusOf is res written through /status: the same objects under the

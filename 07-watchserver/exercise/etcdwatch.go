@@ -13,6 +13,7 @@ import (
 
 	"go.etcd.io/etcd/api/v3/v3rpc/rpctypes"
 	clientv3 "go.etcd.io/etcd/client/v3"
+	"google.golang.org/grpc/metadata"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/runtime"
@@ -45,6 +46,25 @@ type Event struct {
 func tooOldForWatch() *metav1.Status {
 	st := apierrors.NewResourceExpired("The resourceVersion for the provided watch is too old.").ErrStatus
 	return &st
+}
+
+// etcdStream is the context for res's etcd watch and for the progress
+// requests made on its behalf. clientv3 puts the watches whose contexts
+// carry the same gRPC metadata on one stream, and etcd answers a progress
+// request only when every watch on that stream has caught up with the
+// current revision (mvcc's progressIfSync): a cache that listed after the
+// last write watches from the revision after it, so on a shared stream it
+// would hold back the progress notification another resource's cache
+// waits for, and a consistent watch of that resource would time out.
+// kube-apiserver gives each resource an etcd client of its own
+// (newETCD3Storage); one stream per resource, on one client, is the same.
+// The leader is required too: a member cut off from the leader ends the
+// watch instead of going silent.
+//
+// upstream: k8s.io/apiserver/pkg/storage/storagebackend/factory/etcd3.go
+// (newETCD3Storage)
+func etcdStream(ctx context.Context, res *Resource) context.Context {
+	return clientv3.WithRequireLeader(metadata.AppendToOutgoingContext(ctx, "walkthrough-resource", res.Prefix()))
 }
 
 // WatchEtcd watches every object of res (its Prefix) from revision rv+1 (the

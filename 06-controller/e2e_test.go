@@ -244,7 +244,7 @@ func TestE2EControllersAgree(t *testing.T) {
 func TestE2EOurServerAsKubeAPIServer(t *testing.T) {
 	_, kube, walk := e2eClients(t)
 	theirs := controllersAgree(t, kube, walk, func(string) string { return cluster.Namespace(t, kube.CoreV1()) })
-	kube, walk = ourServer(t)
+	_, kube, walk = ourServer(t)
 	ours := controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })
 	if diff := cmp.Diff(theirs, ours); diff != "" {
 		t.Errorf("the controllers' writes and objects differ (-kube-apiserver +chapter 07's server):\n%s", diff)
@@ -261,13 +261,13 @@ func TestE2EOurServerAsKubeAPIServer(t *testing.T) {
 // learner's copy is judged by the scenarios, and a story on a real clock
 // under a loaded machine's -race is the e2e tier's to wait for.
 func TestE2EControllersAgreeOnOurServer(t *testing.T) {
-	kube, walk := ourServer(t)
+	_, kube, walk := ourServer(t)
 	controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })
 }
 
 // ourServer starts chapter 07's server for the test, applies the
-// Rollout's CRD there, and returns clients of it.
-func ourServer(t *testing.T) (kubernetes.Interface, versioned.Interface) {
+// Rollout's CRD there, and returns its config and clients of it.
+func ourServer(t *testing.T) (*rest.Config, kubernetes.Interface, versioned.Interface) {
 	srv, err := watchserver.Start(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
@@ -283,7 +283,7 @@ func ourServer(t *testing.T) (kubernetes.Interface, versioned.Interface) {
 	if err := crd.Apply(ctx, apiextensions.NewForConfigOrDie(cfg)); err != nil {
 		t.Fatal(err)
 	}
-	return kubernetes.NewForConfigOrDie(cfg), versioned.NewForConfigOrDie(cfg)
+	return cfg, kubernetes.NewForConfigOrDie(cfg), versioned.NewForConfigOrDie(cfg)
 }
 
 // controllersAgree runs client-go's controller, then ours, each in the
@@ -325,7 +325,22 @@ func controllersAgree(t *testing.T, kube kubernetes.Interface, walk versioned.In
 // takes over the reconciling.
 func TestE2ELeaderElection(t *testing.T) {
 	cfg, kube, walk := e2eClients(t)
-	ns := cluster.Namespace(t, kube.CoreV1())
+	leaderElection(t, cfg, kube, walk, cluster.Namespace(t, kube.CoreV1()))
+}
+
+// TestE2ELeaderElectionOnOurServer is the same on chapter 07's server:
+// the replicas take turns through its Leases (a Lease's update needs its
+// resourceVersion, so only one of two racing candidates wins it). Our
+// server has no Namespaces to make; the namespace's name is enough.
+func TestE2ELeaderElectionOnOurServer(t *testing.T) {
+	cfg, kube, walk := ourServer(t)
+	leaderElection(t, cfg, kube, walk, "lead")
+}
+
+// leaderElection runs two replicas of the controller with leader election
+// in ns: one leads and reconciles; stopping it hands the Lease to the other
+// within the lease time, and the other takes over the reconciling.
+func leaderElection(t *testing.T, cfg *rest.Config, kube kubernetes.Interface, walk versioned.Interface, ns string) {
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
 	const lease = 4 * time.Second

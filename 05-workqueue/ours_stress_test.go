@@ -51,6 +51,57 @@ func oneProviderForQueuesMadeAtOnce(t *testing.T) {
 	}
 }
 
+// metricsReadWhileTheyChange: a dashboard (or a test) reads a provider's
+// metrics while the queues it serves change them. Each reader below makes
+// one call, its first touch of the provider, at the moment a queue is
+// made (its metrics created), an item added, got and done (a counter
+// moved, a histogram observed). Nothing but the provider's mutex orders a
+// reader and the writer, so Names, Value and Observations each read under
+// it: a map, a value or a list of observations read without it races
+// with the write, whichever comes first (the race detector reports it on
+// every run, not only when they meet).
+func metricsReadWhileTheyChange(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		const rounds = 10
+		for r := range rounds {
+			p := workqueue.NewMemoryProvider()
+			made := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: "made-before", MetricsProvider: p})
+			begin := make(chan struct{})
+			var wg sync.WaitGroup
+			wg.Go(func() { // the writer: a queue made, and items through both
+				<-begin
+				q := workqueue.NewTypedWithConfig(workqueue.TypedQueueConfig[string]{Name: "made-during", MetricsProvider: p})
+				defer q.ShutDown()
+				for _, q := range []workqueue.TypedInterface[string]{made, q} {
+					q.Add("x")
+					item, _ := q.Get()
+					q.Done(item)
+				}
+			})
+			readers := []func(){
+				func() { p.Names("made-during") },
+				func() { p.Value("made-during", workqueue.AddsMetric) },
+				func() { p.Value("made-before", workqueue.AddsMetric) },
+				func() { p.Value("made-before", workqueue.DepthMetric) },
+				func() { p.Observations("made-before", workqueue.LatencyMetric) },
+				func() { p.Observations("made-before", workqueue.WorkDurationMetric) },
+			}
+			for _, read := range readers {
+				wg.Go(func() {
+					<-begin
+					read()
+				})
+			}
+			close(begin)
+			wg.Wait()
+			made.ShutDown()
+			if got := p.Value("made-before", workqueue.AddsMetric); got != 1 {
+				t.Fatalf("round %d: made-before counted %v adds, want 1", r+1, got)
+			}
+		}
+	})
+}
+
 // gatedQueue is a queue whose first Add waits until opened: as the queue
 // a delaying queue hands ready items to, it keeps the waiting loop busy.
 type gatedQueue struct {

@@ -42,10 +42,11 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 6, "fast-slow-limiter-from-many-workers", func(t *testing.T) { limiterFromManyWorkers(t, impls[name], fastSlow) })
 	scenario.Stress(t, 9, "add-after-from-many-goroutines", func(t *testing.T) { addAfterFromMany(t, impls[name]) })
 	scenario.Stress(t, 11, "workers-drain-and-lose-nothing", func(t *testing.T) { stress(t, impls[name]) })
-	// These two call our package's parts directly (ours_stress_test.go),
+	// These three call our package's parts directly (ours_stress_test.go),
 	// each tagged with the last exercise it needs.
 	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 4, "one-provider-for-queues-made-at-once", func(t *testing.T) { ourOwn(t, oneProviderForQueuesMadeAtOnce) })
+	scenario.Stress(t, 4, "metrics-read-while-they-change", func(t *testing.T) { ourOwn(t, metricsReadWhileTheyChange) })
 	scenario.Stress(t, 9, "add-after-never-waits-for-the-loop", func(t *testing.T) { ourOwn(t, addAfterNeverWaitsForTheLoop) })
 	if name == scenario.Reference {
 		t.Run("client-go", func(t *testing.T) {

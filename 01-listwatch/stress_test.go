@@ -4,7 +4,9 @@ import (
 	"context"
 	"fmt"
 	"slices"
+	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"testing/synctest"
 	"time"
@@ -14,13 +16,15 @@ import (
 
 	ours "example.com/walkthrough/01-listwatch"
 	"example.com/walkthrough/01-listwatch/testserver"
+	indexer "example.com/walkthrough/03-indexer"
 	"example.com/walkthrough/workshop/scenario"
 )
 
 // TestStress uses the Reflector's shared state from several goroutines at
 // once, where only its locks order them: the race detector (the runner
-// always checks with -race) reports a lock left out, whatever the timing.
-// Each runs in a synctest bubble, on fake time, on the scripted server.
+// always checks with -race) reports a lock left out, whatever the timing;
+// the last asks whether the Reflector stopped every watch it opened. Each
+// runs in a synctest bubble, on fake time, on the scripted server.
 //
 // It judges our package (reference, or your copy standing in for it), not
 // client-go, whose Reflector keeps these parts to itself.
@@ -45,6 +49,10 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 8, "last-sync-rv-read-while-events-flow", func(t *testing.T) {
 		ourOwn(t)
 		synctest.Test(t, lastSyncRVReadWhileEventsFlow)
+	})
+	scenario.Stress(t, 12, "every-watch-opened-is-stopped", func(t *testing.T) {
+		ourOwn(t)
+		synctest.Test(t, everyWatchOpenedIsStopped)
 	})
 }
 
@@ -152,6 +160,97 @@ func lastSyncRVReadWhileEventsFlow(t *testing.T) {
 	if got := r.LastSyncResourceVersion(); got != want {
 		t.Errorf("LastSyncResourceVersion is %q after every event, want the last one's, %q", got, want)
 	}
+}
+
+// everyWatchOpenedIsStopped: the Reflector stops every watch it opens,
+// however its handling of the watch ends: a watch is a connection, and
+// one left open holds it, and the server's stream, until the server's
+// timeout. Here the watches end early three ways, one each: an ERROR
+// frame with 410 Expired (the Reflector lists again), an ERROR frame with
+// 500 (it lists again after a backoff), and the Reflector's context
+// ending. The test's ListerWatcher keeps every watch it hands out, and
+// asks at the end which were stopped.
+func everyWatchOpenedIsStopped(t *testing.T) {
+	srv := testserver.New(testserver.Options{})
+	pods := srv.Serve(testserver.Pods)
+	if _, err := pods.Create(stressPod(0)); err != nil {
+		t.Fatal(err)
+	}
+	lw := &watchesKept{ListerWatcher: &ours.Client{HTTP: srv.HTTPClient(), Base: testserver.Host, Path: testserver.Pods.Path(""), Kind: ours.Typed[v1.Pod]("Pod")}}
+	r := ours.NewReflector(lw, &v1.Pod{}, indexer.NewStore(indexer.MetaNamespaceKeyFunc), ours.ReflectorOptions{Name: "stress"})
+	ctx, cancel := context.WithCancel(context.Background())
+	done := make(chan struct{})
+	go func() { defer close(done); r.Run(ctx) }()
+	// Each end is followed by a minute of the bubble's fake time: the
+	// backoff runs out, and the Reflector lists and watches again.
+	ends := []string{"an ERROR frame with 410 Expired", "an ERROR frame with 500", "the Reflector's context ending"}
+	synctest.Wait() // listed, and watching
+	srv.SendError(410, metav1.StatusReasonExpired, "too old resource version: 1 (2)")
+	time.Sleep(time.Minute)
+	synctest.Wait()
+	srv.SendError(500, metav1.StatusReasonInternalError, "the watch broke")
+	time.Sleep(time.Minute)
+	synctest.Wait()
+	cancel()
+	<-done
+
+	opened, stopped := lw.watches()
+	if len(opened) != len(ends) {
+		t.Fatalf("the Reflector opened %d watches, want %d: one, then one after each of the first two ended (%s, %s)",
+			len(opened), len(ends), ends[0], ends[1])
+	}
+	var open []string
+	for i := range opened {
+		if !stopped[i] {
+			open = append(open, fmt.Sprintf("watch %d, ended by %s", i+1, ends[i]))
+		}
+	}
+	if len(open) > 0 {
+		t.Errorf("the Reflector never stopped %d of the %d watches it opened (%s): call Stop on every "+
+			"watch you open once you are done with it, whether its stream ended, an event was an error "+
+			"(410 Expired or another), or the context ended", len(open), len(opened), strings.Join(open, "; "))
+	}
+}
+
+// watchesKept is a ListerWatcher that keeps every watch it opens, to tell
+// which the Reflector stopped.
+type watchesKept struct {
+	ours.ListerWatcher
+	mu   sync.Mutex
+	kept []*keptWatch
+}
+
+func (lw *watchesKept) Watch(ctx context.Context, opts metav1.ListOptions) (ours.Watcher, error) {
+	w, err := lw.ListerWatcher.Watch(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	k := &keptWatch{Watcher: w}
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	lw.kept = append(lw.kept, k)
+	return k, nil
+}
+
+// watches lists the watches opened, in order, and whether each was stopped.
+func (lw *watchesKept) watches() (opened []*keptWatch, stopped []bool) {
+	lw.mu.Lock()
+	defer lw.mu.Unlock()
+	for _, k := range lw.kept {
+		stopped = append(stopped, k.stopped.Load())
+	}
+	return slices.Clone(lw.kept), stopped
+}
+
+// keptWatch is a watch that notes its Stop.
+type keptWatch struct {
+	ours.Watcher
+	stopped atomic.Bool
+}
+
+func (w *keptWatch) Stop() {
+	w.stopped.Store(true)
+	w.Watcher.Stop()
 }
 
 func stressPod(i int) *v1.Pod {

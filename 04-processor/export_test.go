@@ -47,6 +47,17 @@ func ProcessorDistributing() (run func(ctx context.Context), distribute, remove 
 		func() { _ = p.removeListener(handle) }
 }
 
+// StoppedListener returns add of a listener whose pop has returned while
+// the listener is still registered, which happens when its pump panics
+// (pop recovers, and closes done as it returns; no processor closed
+// addCh): add hands it an update. addCh is where an add that does not give
+// up waits, for the stress test to free it.
+func StoppedListener() (add func(), addCh <-chan any) {
+	l := newProcessorListener(ResourceEventHandlerFuncs{}, 0, 0, time.Now(), initialBufferSize, make(chan struct{}))
+	close(l.done) // as pop does when it returns
+	return func() { l.add(updateNotification{oldObj: 1, newObj: 2}) }, l.addCh
+}
+
 // DeltasBlocked reports whether the informer's blockDeltas is held, by
 // anyone. The stress test asks it from an index function, which the cache
 // calls while HandleDeltas applies a delta.

@@ -30,8 +30,9 @@ import (
 // for it) it also runs client-go, to show the test holds for it. It also
 // runs stress_test.go's four races for the locks of the sync tracker
 // (exercise 3), the processor (exercises 5 and 6) and the factory
-// (exercise 16), and its check that Run's HandleDeltas holds blockDeltas
-// (exercise 10).
+// (exercise 16), its check that Run's HandleDeltas holds blockDeltas
+// (exercise 10), and its check that a listener's add gives up once pop
+// has gone (exercise 2).
 
 // sides are the implementations TestCacheIsWrittenBeforeHandlers compares.
 var sides = []string{scenario.Reference, scenario.ClientGo}
@@ -51,10 +52,11 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
 	scenario.Stress(t, 15, "handlers-added-and-removed-at-once", func(t *testing.T) { handlersAddedAndRemovedAtOnce(t, impls[name]) })
-	// These five call our package's parts directly (stress_test.go).
+	// These six call our package's parts directly (stress_test.go).
 	ourOwn := func(t *testing.T, test func(t *testing.T)) { scenario.OursOnly(t, name, test) }
 	scenario.Stress(t, 3, "tracker-counted-from-three-goroutines", func(t *testing.T) { ourOwn(t, trackerCountedFromThreeGoroutines) })
 	scenario.Stress(t, 5, "listener-added-while-processor-starts", func(t *testing.T) { ourOwn(t, listenerAddedWhileProcessorStarts) })
+	scenario.Stress(t, 2, "add-gives-up-on-a-stopped-listener", func(t *testing.T) { ourOwn(t, addGivesUpOnAStoppedListener) })
 	scenario.Stress(t, 6, "handler-removed-while-distributing", func(t *testing.T) { ourOwn(t, handlerRemovedWhileDistributing) })
 	scenario.Stress(t, 16, "informer-for-asked-at-once", func(t *testing.T) { ourOwn(t, informerForAskedAtOnce) })
 	scenario.Stress(t, 10, "deltas-handled-under-block-deltas", func(t *testing.T) { ourOwn(t, deltasHandledUnderBlockDeltas) })

@@ -154,6 +154,34 @@ func handlerRemovedWhileDistributing(t *testing.T) {
 	})
 }
 
+// addGivesUpOnAStoppedListener: pop stops before the processor closes
+// its listener's addCh when the pump panics (a panic recovered, as the
+// tests' HandleCrash does, or a process set not to crash): the listener
+// is still registered, and distribute still hands it every notification.
+// Nobody will ever take one, so add must give up once pop has gone (done
+// is closed), not wait for ever, holding the processor's read lock and
+// with it every other listener, AddEventHandler and Run's stop.
+func addGivesUpOnAStoppedListener(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		add, addCh := ours.StoppedListener()
+		returned := make(chan struct{})
+		go func() {
+			defer close(returned)
+			add()
+		}()
+		synctest.Wait()
+		select {
+		case <-returned:
+			return
+		default:
+		}
+		<-addCh // free it, or the bubble ends with it blocked
+		<-returned
+		t.Errorf("add waited for ever on a listener whose pop had returned (its done channel closed): " +
+			"nobody takes from addCh any more, so add must give up then, with a select on addCh and done")
+	})
+}
+
 // informerForAskedAtOnce: two goroutines ask a factory for the informer of
 // the same type at the same moment (two controllers starting up). The
 // factory's map is shared, so InformerFor looks up and stores under the

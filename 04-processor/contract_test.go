@@ -501,33 +501,39 @@ type recorder struct {
 	calls   int
 	block   bool
 	release chan struct{} // closed by unblock
+	// panicOn, when set, is the key ("ns/b") of the objects whose calls
+	// panic, with a handlerPanic, once written down.
+	panicOn string
 }
 
 func newRecorder(im impl, name string, block bool) *recorder {
 	return &recorder{im: im, name: name, block: block, release: make(chan struct{})}
 }
 
-func (r *recorder) record(ev string) {
+func (r *recorder) record(ev string, obj any) {
 	r.mu.Lock()
 	r.events.Append(ev)
 	r.calls++
 	block := r.block
 	r.mu.Unlock()
+	if m, err := meta.Accessor(obj); err == nil && r.panicOn != "" && notation.Key(m) == r.panicOn {
+		panic(handlerPanic{handler: r.name, call: ev})
+	}
 	if block {
 		<-r.release
 	}
 }
 
 func (r *recorder) OnAdd(obj any, isInInitialList bool) {
-	r.record(fmt.Sprintf("ADD %s init=%t", formatObject(r.im, obj), isInInitialList))
+	r.record(fmt.Sprintf("ADD %s init=%t", formatObject(r.im, obj), isInInitialList), obj)
 }
 
 func (r *recorder) OnUpdate(oldObj, newObj any) {
-	r.record(fmt.Sprintf("UPDATE %s -> %s", formatObject(r.im, oldObj), formatObject(r.im, newObj)))
+	r.record(fmt.Sprintf("UPDATE %s -> %s", formatObject(r.im, oldObj), formatObject(r.im, newObj)), newObj)
 }
 
 func (r *recorder) OnDelete(obj any) {
-	r.record(fmt.Sprintf("DELETE %s", formatObject(r.im, obj)))
+	r.record(fmt.Sprintf("DELETE %s", formatObject(r.im, obj)), obj)
 }
 
 func (r *recorder) unblock() {

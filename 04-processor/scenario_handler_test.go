@@ -20,13 +20,18 @@ import (
 // the calls each handler got during it, "NAME: ADD ns/a@5 init=true", in
 // handler name order and in the order each got them (sorted when the
 // step has the argument "set": the order comes from a map there), then
+// the planned panics of handlers recovered, "panic recovered: ...", then
 // the errors the watch error handler got, "watch error: TEXT".
 var handlerCommands = []scenario.Command[*driver]{
 	{Name: "handler", Run: (*driver).addHandler,
-		Usage: `handler name=N [block] [resync=D]
+		Usage: `handler name=N [block] [resync=D] [panic-on=KEY]
 AddEventHandler with a handler named N that writes down every call, with
 its own resync period D when given (AddEventHandlerWithResyncPeriod).
-"block" makes each of its calls wait until "unblock name=N". Waits until
+"block" makes each of its calls wait until "unblock name=N"; panic-on
+makes each of its calls for the object KEY ("ns/b") panic once written
+down, and every step then ends with each such panic that reached
+utilruntime.HandleCrash's handlers, "panic recovered: handler N panicked
+in ADD ns/b@6 init=true" (the tests set ReallyCrash to false). Waits until
 every goroutine is idle. Prints ok, or the error (the handler itself shown
 as <handler>). From then on every step, whatever its command, ends with the
 calls N got during it, "N: ADD ns/a@5 init=true", in the order it got them,
@@ -89,6 +94,7 @@ func (c *callbacks) take(set bool) []string {
 			out = append(out, name+": "+ev)
 		}
 	}
+	out = append(out, takePlanned()...)
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	for _, e := range c.watchErrs {
@@ -108,6 +114,7 @@ func (c *callbacks) unblockAll() {
 func (d *driver) addHandler(t testing.TB, td *datadriven.TestData) string {
 	name := scenario.Arg(t, td, "name")
 	h := newRecorder(d.im, name, td.HasArg("block"))
+	h.panicOn = scenario.Arg(t, td, "panic-on")
 	var resync *time.Duration
 	if v, ok := scenario.DurationArg(t, td, "resync"); ok {
 		resync = &v

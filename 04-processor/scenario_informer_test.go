@@ -91,6 +91,17 @@ func (d *driver) cleanup() {
 	d.calls.unblockAll()
 	d.cancel()
 	d.fac.stop()
+	if d.runDone != nil {
+		// Time stops once the bubble's first goroutine returns: a
+		// listener in its second's pause after a handler panicked (a
+		// file that failed before the pause was over) would never wake.
+		// Waiting here lets the clock run until Run returns; a minute
+		// bounds it, for a Run that never does.
+		select {
+		case <-d.runDone:
+		case <-time.After(time.Minute):
+		}
+	}
 	synctest.Wait()
 }
 

@@ -65,6 +65,7 @@ func newDriver(t testing.TB, im impl, f *scenario.File) scenario.Driver {
 	d := &driver{im: im, fifo: fifoOf(f), lws: map[string]*scriptedLW{}, calls: newCallbacks(), fac: newFactoryState()}
 	d.ctx, d.cancel = context.WithCancel(context.Background())
 	takeCrash() // a crash left over from an earlier file is not this file's
+	takePlanned()
 	t.Cleanup(d.cleanup)
 	return d.step
 }

@@ -52,6 +52,9 @@ type CacheOptions struct {
 	// FreshnessWait bounds how long a consistent read waits for the cache
 	// to reach etcd's revision (3s).
 	FreshnessWait time.Duration
+	// Observer, when set, hears each change the cache applies (observe.go):
+	// chapter 06's demo sets it, through StartObserved, to trace the server.
+	Observer *Observer
 }
 
 func (o CacheOptions) withDefaults() CacheOptions {
@@ -246,10 +249,11 @@ func (c *Cache) Replace(items []any, resourceVersion string) error {
 }
 
 // Add, Update and Delete are the Reflector's watch events: each is applied
-// to the state and the ring, and dispatched.
-func (c *Cache) Add(obj any) error    { return c.apply(watch.Added, obj) }
-func (c *Cache) Update(obj any) error { return c.apply(watch.Modified, obj) }
-func (c *Cache) Delete(obj any) error { return c.apply(watch.Deleted, obj) }
+// to the state and the ring, and dispatched (and told to the Observer,
+// when there is one: observe.go).
+func (c *Cache) Add(obj any) error    { return c.observedApply(watch.Added, obj) }
+func (c *Cache) Update(obj any) error { return c.observedApply(watch.Modified, obj) }
+func (c *Cache) Delete(obj any) error { return c.observedApply(watch.Deleted, obj) }
 
 // Resync does nothing: the Reflector calls it only with a resync period,
 // and the cache has none.

@@ -37,14 +37,19 @@ type InProcess struct {
 // Start runs etcd with its data in dir, the watch cache of the first
 // resource (waiting until it has listed) and the server, on 127.0.0.1.
 // Close stops them all.
-func Start(dir string) (*InProcess, error) {
+func Start(dir string) (*InProcess, error) { return StartObserved(dir, nil) }
+
+// StartObserved is Start with an Observer (nil for none), which every
+// watch cache and every watch's frames are told to: chapter 06's demo
+// traces the server's side of each change with it.
+func StartObserved(dir string, obs *Observer) (*InProcess, error) {
 	begin := time.Now()
 	e, err := StartEmbedded(dir)
 	if err != nil {
 		return nil, err
 	}
 	st := NewStorage(e.Client)
-	c := NewCache(st, CacheOptions{})
+	c := NewCache(st, CacheOptions{Observer: obs})
 	ctx, cancel := context.WithCancel(context.Background())
 	p := &InProcess{etcd: e, cancel: cancel, cache: make(chan struct{}), served: make(chan error, 1)}
 	go func() { defer close(p.cache); c.Run(ctx) }()
@@ -60,7 +65,7 @@ func Start(dir string) (*InProcess, error) {
 		return nil, fmt.Errorf("listening on loopback: %w", err)
 	}
 	p.server = NewServer(st, c)
-	p.http = &http.Server{Handler: p.server, ReadHeaderTimeout: 10 * time.Second}
+	p.http = &http.Server{Handler: observeFrames(p.server, obs), ReadHeaderTimeout: 10 * time.Second}
 	go func() { p.served <- p.http.Serve(ln) }()
 	p.URL = "http://" + ln.Addr().String()
 	p.Started = time.Since(begin)

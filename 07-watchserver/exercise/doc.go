@@ -48,6 +48,7 @@
 //	customresource.go  a custom resource: its Resource from the CRD, its strategy, its routes
 //	prune.go        the fields a CRD's structural schema does not declare, dropped on every write
 //	deployment.go   a Deployment's strategy (generation, status, /status) and apps/v1's defaults
+//	observe.go      Observer: each change at etcd, in the cache and on the wire, for chapter 06's viewer
 //
 // Everything here mirrors kube-apiserver (k8s.io/apiserver v0.37.1, the
 // release tools/controlplane builds); each type's comment names its

@@ -11,6 +11,7 @@
 #   make demo TRACE=path           also record every step, with what each component holds, as JSON lines
 #   make demo VIEW=web TRACE=path  replay a recorded trace in the viewer
 #   make viewer-trace              record the demo's trace to .cache/viewer-trace.jsonl (untracked)
+#   make viewer-trace SERVER=ours  the same on chapter 07's server, to .cache/viewer-trace-ours.jsonl
 #   make viewer-trace UPDATE=1     replace the viewer's test trace with it and redraw the stills
 #                                  (needs Chromium; on failure the old trace is put back)
 #   make stills                    redraw the viewer stills in the chapter docs (needs Chromium)
@@ -37,10 +38,13 @@ CLUSTER ?=
 # VIEW=web serves the step-through viewer (VIEW_ADDR, default
 # 127.0.0.1:8089); TRACE=path records the trace, or with VIEW=web replays it.
 CONTROLLER_DEMO += $(if $(TRACE),-trace "$(abspath $(TRACE))") $(if $(VIEW),-view "$(VIEW)") $(if $(VIEW_ADDR),-view-addr "$(VIEW_ADDR)")
-CONTROLLER_TRACE := $(CONTROLLER_DIR)/viewer/testdata/demo.jsonl
+# The viewer's test traces: the story on the fake server, and with
+# SERVER=ours on chapter 07's (whose steps start at etcd).
+CONTROLLER_TRACE_NAME := $(if $(filter ours,$(SERVER)),demo-ours,demo)
+CONTROLLER_TRACE := $(CONTROLLER_DIR)/viewer/testdata/$(CONTROLLER_TRACE_NAME).jsonl
 # Where make viewer-trace records by default: untracked, so recording never
 # leaves TestStillsFresh failing (the stills are drawn from CONTROLLER_TRACE).
-CONTROLLER_NEW_TRACE := .cache/viewer-trace.jsonl
+CONTROLLER_NEW_TRACE := .cache/viewer-trace$(if $(filter ours,$(SERVER)),-ours).jsonl
 
 .PHONY: demo-run generate generate-check viewer-trace stills stills-check
 
@@ -65,7 +69,7 @@ generate-check: ## Fail when 06-controller's generated code is stale.
 
 viewer-trace: ## Record the demo's trace to .cache/viewer-trace.jsonl; UPDATE=1 also replaces the viewer's test trace and redraws the stills (Chromium), or changes nothing.
 	@mkdir -p $(dir $(CONTROLLER_NEW_TRACE))
-	@$(CONTROLLER_GO) run ./$(CONTROLLER_DIR)/cmd/demo -pause 0 -trace "$(CURDIR)/$(CONTROLLER_NEW_TRACE)" >/dev/null
+	@$(CONTROLLER_GO) run $(CONTROLLER_TAGS) ./$(CONTROLLER_DIR)/cmd/demo -pause 0 $(CONTROLLER_SERVER) -trace "$(CURDIR)/$(CONTROLLER_NEW_TRACE)" >/dev/null
 	@echo "recorded $(CONTROLLER_NEW_TRACE): $$(wc -l < $(CONTROLLER_NEW_TRACE)) steps, $$(du -k $(CONTROLLER_NEW_TRACE) | cut -f1) KB"
 ifeq ($(UPDATE),)
 	@echo "The viewer's test trace, $(CONTROLLER_TRACE), is unchanged."

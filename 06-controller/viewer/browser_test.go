@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
@@ -20,12 +22,22 @@ import (
 // stills are taken from it.
 const recordedTrace = "testdata/demo.jsonl"
 
+// recordedOursTrace is the same story on chapter 07's server, recorded by
+// make viewer-trace SERVER=ours: its changes start at etcd.
+const recordedOursTrace = "testdata/demo-ours.jsonl"
+
 // serveTrace replays the recorded trace on a free loopback port.
 func serveTrace(t testing.TB) (*viewer.Server, []viewer.Step) {
 	t.Helper()
-	f, err := os.Open(recordedTrace)
+	return serveTraceFile(t, recordedTrace)
+}
+
+// serveTraceFile replays the trace in path on a free loopback port.
+func serveTraceFile(t testing.TB, path string) (*viewer.Server, []viewer.Step) {
+	t.Helper()
+	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("%v (record it with make viewer-trace)", err)
+		t.Fatalf("%v (record it with make viewer-trace, or make viewer-trace SERVER=ours)", err)
 	}
 	defer f.Close()
 	rec, err := viewer.Replay(f)
@@ -178,4 +190,91 @@ func TestBrowserFollowAndJump(t *testing.T) {
 	if len(marked) == 0 {
 		t.Errorf("following %s, the page marks nothing at step %d", key, at().Seq)
 	}
+}
+
+// TestBrowserFollowsOneChangeFromEtcd follows demo/web through one change
+// of the story on chapter 07's server (scaling web to 4): from etcd's
+// write of the Rollout, through the watch cache and the WatchServer's
+// frame, to the Reflector and on to the worker's API call. At every step
+// the page shows the trace's state, chapter 07's boxes included, and
+// highlights the box of the step's stage.
+func TestBrowserFollowsOneChangeFromEtcd(t *testing.T) {
+	srv, steps := serveTraceFile(t, recordedOursTrace)
+	var first viewer.Step
+	for _, s := range steps {
+		if s.Title == stillsSection && s.Stage == "etcd" && s.Key == "demo/web" {
+			first = s
+			break
+		}
+	}
+	if first.Seq == 0 {
+		t.Fatalf("%s has no etcd step of demo/web in %q", recordedOursTrace, stillsSection)
+	}
+	ctx := browsertest.New(t, 1400, 900)
+	if err := browsertest.Load(ctx, fmt.Sprintf("%s?step=%d", srv.URL, first.Seq)); err != nil {
+		t.Fatal(err)
+	}
+	const key = "demo/web"
+	if err := chromedp.Do(ctx, chromedp.Evaluate[chromedp.Void](`(() => { const f = document.getElementById("follow");
+		f.value = "`+key+`"; f.dispatchEvent(new Event("change")); })()`)); err != nil {
+		t.Fatal(err)
+	}
+	// component is the box a stage lights up (app.js, components).
+	component := map[string]string{"event": "api", "cluster": "api"}
+	var walked []string
+	for step := first; ; {
+		got, err := browsertest.Read(ctx)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(browsertest.Expected(step), got); diff != "" {
+			t.Fatalf("following %s to step %d (%s %q), the page does not show the trace's state (-trace +page):\n%s",
+				key, step.Seq, step.Stage, step.Message, diff)
+		}
+		box := step.Stage
+		if c, ok := component[box]; ok {
+			box = c
+		}
+		hot, err := chromedp.Run(ctx, chromedp.Evaluate[[]string](`[...document.querySelectorAll(".component.hot")].map((b) => b.dataset.component)`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(hot) != 1 || hot[0] != box {
+			t.Fatalf("step %d (%s): the page highlights %v, want the %s box", step.Seq, step.Stage, hot, box)
+		}
+		if step.Key != key {
+			t.Fatalf("following %s, the page went to step %d about %q", key, step.Seq, step.Key)
+		}
+		if len(walked) == 0 || walked[len(walked)-1] != step.Stage {
+			walked = append(walked, step.Stage)
+		}
+		if step.Stage == "api" {
+			break
+		}
+		if len(walked) > 20 {
+			t.Fatalf("following %s from step %d, no API call after %v", key, first.Seq, walked)
+		}
+		if err := chromedp.Do(ctx, chromedp.Click("#forward")); err != nil {
+			t.Fatal(err)
+		}
+		seq, err := chromedp.Run(ctx, chromedp.Evaluate[string](`document.body.dataset.step`))
+		if err != nil {
+			t.Fatal(err)
+		}
+		step = steps[atoi(t, seq)-1]
+	}
+	want := []string{"etcd", "watchcache", "watchserver", "reflector", "fifo", "indexer", "handler", "queue", "worker", "api"}
+	if !slices.Equal(walked, want) {
+		t.Errorf("following %s from etcd's write, the page went through %v, want %v", key, walked, want)
+	}
+	t.Logf("followed %s from step %d (%s) to the API call: %v", key, first.Seq, first.Message, walked)
+}
+
+func atoi(t testing.TB, s string) int {
+	t.Helper()
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		t.Fatalf("the page's step %q is not a number", s)
+	}
+	return n
 }

@@ -21,7 +21,9 @@ type Step struct {
 	Section int    `json:"section"`
 	Title   string `json:"title"`
 	// Stage is the component that acted: reflector, fifo, indexer,
-	// handler, queue, worker, api, event or cluster.
+	// handler, queue, worker, api, event or cluster; on chapter 07's
+	// server (make demo SERVER=ours) also etcd, watchcache and
+	// watchserver, which come before the reflector.
 	Stage   string `json:"stage"`
 	Key     string `json:"key,omitempty"`
 	Message string `json:"message"`
@@ -36,7 +38,42 @@ type State struct {
 	// API is what the controller wrote to the API server (writes and
 	// Events), newest last, at most the last MaxWrites.
 	API []string `json:"api"`
+	// Server is the API server's side, when it is chapter 07's (make
+	// demo SERVER=ours); nil on any other, and left out of the trace.
+	Server *APIServer `json:"server,omitempty"`
 }
+
+// APIServer is chapter 07's API server: what etcd stored, each watch cache,
+// and what went on the wire.
+type APIServer struct {
+	// Etcd is the last writes etcd reported, newest last, at most
+	// MaxServer: "PUT /registry/deployments/demo/web rev 12".
+	Etcd []string `json:"etcd"`
+	// Caches has one watch cache per resource, by name.
+	Caches []WatchCache `json:"caches"`
+	// Frames is the last frames the WatchServers wrote, newest last, at
+	// most MaxServer, each with the start of its bytes.
+	Frames []string `json:"frames"`
+}
+
+// WatchCache is one resource's watch cache.
+type WatchCache struct {
+	// Resource is the group resource: deployments.apps.
+	Resource string `json:"resource"`
+	// Window is the ring's window: "rv 4..12: 9 events in a ring of 100".
+	Window string `json:"window"`
+	// Ring is the window's newest events, at most MaxServer, oldest first:
+	// "slot 8: MODIFIED demo/web rv 12".
+	Ring []string `json:"ring"`
+	// Watchers is each client's watcher: what it watches, where it
+	// started, how full its buffer is.
+	Watchers []string `json:"watchers"`
+}
+
+// MaxServer is how many of etcd's writes, of a watch cache's events and
+// of the frames a State keeps: the newest few show what moved, and the
+// trace stays small.
+const MaxServer = 4
 
 // MaxWrites is how many of the controller's writes a State keeps.
 const MaxWrites = 12

@@ -21,9 +21,12 @@ var writeStills = flag.Bool("write-stills", false, "redraw the chapter docs' vie
 
 // stills are the chapter docs' pictures of the viewer: for each chapter,
 // the moment its component acts while the demo scales web to 4 replicas.
-var stills = []struct{ chapter, stage string }{
-	{"01", "reflector"}, {"02", "fifo"}, {"03", "indexer"},
-	{"04", "handler"}, {"05", "queue"}, {"06", "worker"},
+// Chapter 07's is taken from the story on its own server, at the moment
+// its watch cache applies the change.
+var stills = []struct{ chapter, stage, trace string }{
+	{"01", "reflector", recordedTrace}, {"02", "fifo", recordedTrace}, {"03", "indexer", recordedTrace},
+	{"04", "handler", recordedTrace}, {"05", "queue", recordedTrace}, {"06", "worker", recordedTrace},
+	{"07", "watchcache", recordedOursTrace},
 }
 
 // stillsSection is the part of the demo's story the stills show.
@@ -54,7 +57,7 @@ func stillsInputs(t testing.TB) string {
 		fmt.Fprintf(h, "%s %d\n", name, len(data))
 		h.Write(data)
 	}
-	for _, name := range []string{recordedTrace, "stills_test.go"} {
+	for _, name := range []string{recordedTrace, recordedOursTrace, "stills_test.go"} {
 		data, err := os.ReadFile(name)
 		if err != nil {
 			t.Fatal(err)
@@ -100,12 +103,12 @@ func TestStills(t *testing.T) {
 	if !*writeStills {
 		t.Skip("make stills draws them (-write-stills)")
 	}
-	srv, steps := serveTrace(t)
 	ctx := browsertest.New(t, 1400, 700)
 	if err := os.MkdirAll(stillsDir, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	for _, s := range stills {
+		srv, steps := serveTraceFile(t, s.trace)
 		step, err := stillStep(steps, s.stage)
 		if err != nil {
 			t.Fatal(err)

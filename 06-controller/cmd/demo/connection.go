@@ -14,6 +14,7 @@ import (
 
 	"example.com/walkthrough/06-controller/crd"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
+	"example.com/walkthrough/06-controller/viewer"
 )
 
 // world is where the demo runs: clients, a namespace, and whether the
@@ -25,6 +26,11 @@ type world struct {
 	where    string
 	injectCo func()       // makes the next status update conflict; nil on a real cluster
 	close    func() error // stops the API server connect started; nil when it started none
+	// traceServer starts tracing the server's side of each change, and
+	// serverState reads it for the viewer: on chapter 07's server only
+	// (servertrace.go), nil elsewhere.
+	traceServer func(trace func(stage, key, msg string))
+	serverState func() *viewer.APIServer
 }
 
 // connect builds the world: the API server embedded in this process (a

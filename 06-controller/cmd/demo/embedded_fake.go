@@ -19,6 +19,10 @@ import (
 // onOurServer says the embedded API server is chapter 07's.
 const onOurServer = false
 
+// serverStages are the stages this build's embedded server traces: the
+// fake one traces none (chapter 07's does: servertrace.go).
+var serverStages []string
+
 // embedded is the world on client-go's fake clientsets, in this process:
 // no server, no wire, and a status update it can make conflict on cue.
 // (Built without the ours tag; make demo SERVER=ours builds with it.)

@@ -50,8 +50,19 @@ type stepStats struct {
 	closed bool
 }
 
-// stageOrder is the order of the columns in the summary.
-var stageOrder = []string{"reflector", "fifo", "indexer", "handler", "queue", "worker", "api", "event"}
+// stageOrder is the order of the columns in the summary: the server's
+// stages first, on a server that traces any (servertrace.go).
+var stageOrder = append(serverStages, "reflector", "fifo", "indexer", "handler", "queue", "worker", "api", "event")
+
+// stageWidth is the stage column's: "reflector", or the longest server
+// stage.
+var stageWidth = func() int {
+	w := len("reflector")
+	for _, s := range serverStages {
+		w = max(w, len(s))
+	}
+	return w
+}()
 
 func newPrinter(out io.Writer, ns string, rec *viewer.Recorder) *printer {
 	return &printer{out: out, rec: rec, ns: ns, start: time.Now(), byStage: map[string]int{}}
@@ -60,6 +71,9 @@ func newPrinter(out io.Writer, ns string, rec *viewer.Recorder) *printer {
 func (p *printer) banner(where string) {
 	fmt.Fprintln(p.out, wrap("Rollout controller demo: chapters 01-05 wired into one controller, on "+where+".", 80, ""))
 	fmt.Fprintf(p.out, "Each line is one step of one change:\n")
+	if len(serverStages) > 0 {
+		fmt.Fprintf(p.out, "  %s (chapter 07's server) →\n", strings.Join(serverStages, " → "))
+	}
 	fmt.Fprintf(p.out, "  reflector → fifo → indexer → handler → queue → worker → api (+ event)\n")
 	fmt.Fprintf(p.out, "Objects are in namespace %q.\n", p.ns)
 }
@@ -104,7 +118,7 @@ func (p *printer) trace(stage, key, msg string) {
 	if name == "" {
 		name = "-"
 	}
-	head := fmt.Sprintf("%7.3fs %-9s %-6s ", time.Since(p.start).Seconds(), stage, name)
+	head := fmt.Sprintf("%7.3fs %-*s %-6s ", time.Since(p.start).Seconds(), stageWidth, stage, name)
 	fmt.Fprintln(p.out, head+wrap(msg, 80-len([]rune(head)), strings.Repeat(" ", len([]rune(head)))))
 	p.byStage[stage]++
 	if p.step != nil {

@@ -42,8 +42,17 @@ func run(out io.Writer, o options, rec *viewer.Recorder) (err error) {
 
 	// The machinery: chapter 01–05 parts, traced at every stage.
 	wiring := ours.New(w.kube, w.walk, ours.Options{Trace: p.trace, Classic: o.classic})
-	if rec != nil {
+	if rec != nil && w.serverState != nil {
+		rec.SetState(func() viewer.State {
+			s := wiring.State()
+			s.Server = w.serverState()
+			return s
+		})
+	} else if rec != nil {
 		rec.SetState(wiring.State)
+	}
+	if w.traceServer != nil {
+		w.traceServer(p.trace)
 	}
 	c := controller.New(controller.Config{
 		Rollouts:         wiring.Rollouts(),

@@ -127,6 +127,15 @@ func Expected(s viewer.Step) map[string][]string {
 	items("queue/waiting", waiting)
 	items("queue/requeues", requeues)
 	items("api", s.State.API)
+	if srv := s.State.Server; srv != nil {
+		items("etcd", srv.Etcd)
+		for _, c := range srv.Caches {
+			out["watchcache/"+c.Resource+"/window"] = []string{c.Window}
+			items("watchcache/"+c.Resource+"/ring", c.Ring)
+			items("watchcache/"+c.Resource+"/watchers", c.Watchers)
+		}
+		items("watchserver", srv.Frames)
+	}
 	return out
 }
 

@@ -6,6 +6,13 @@
 // The components, in pipeline order: the stages that touch each, the
 // chapter that builds it, and where to read about it.
 const components = [
+  // Chapter 07's server, drawn only when the trace has it (make demo SERVER=ours).
+  { id: "etcd", name: "etcd", chapter: "07", stages: ["etcd"], server: true,
+    doc: "docs/07-watchserver.md", file: "07-watchserver/storage.go" },
+  { id: "watchcache", name: "Watch cache", chapter: "07", stages: ["watchcache"], server: true,
+    doc: "docs/07-watchserver.md", file: "07-watchserver/cache.go" },
+  { id: "watchserver", name: "WatchServer", chapter: "07", stages: ["watchserver"], server: true,
+    doc: "docs/07-watchserver.md", file: "07-watchserver/watchserver.go" },
   { id: "reflector", name: "Reflector", chapter: "01", stages: ["reflector"], perInformer: true,
     doc: "docs/01-listwatch.md", file: "01-listwatch/reflector.go" },
   { id: "fifo", name: "FIFO", chapter: "02", stages: ["fifo"], perInformer: true,
@@ -74,6 +81,10 @@ function componentBox(c, state, step) {
     el("a", { href: "/src/" + c.doc, target: "_blank" }, "chapter"),
     el("a", { href: "/src/" + c.file, target: "_blank" }, c.file.split("/")[1])));
   if (c.stages.includes(step.stage)) box.classList.add("hot");
+  if (c.server) {
+    serverPart(box, c.id, state.server, step);
+    return box;
+  }
   if (c.perInformer) {
     for (const inf of state.informers || []) {
       const row = el("div", { class: "resource" }, inf.resource);
@@ -98,6 +109,37 @@ function componentBox(c, state, step) {
     box.append(list("api", (state.api || []).map((s) => ({ text: s, key: "" })), () => ""));
   }
   return box;
+}
+
+// keyIn is the namespace/name in an etcd key or a ring entry, for follow.
+const keyIn = {
+  etcd: (line) => line.split(" ")[1].split("/").slice(-2).join("/"),
+  ring: (line) => line.split(" ")[3],
+};
+
+// serverPart draws chapter 07's side: etcd's last writes, each watch
+// cache (its window, its newest events, its watchers), the last frames.
+function serverPart(box, id, srv, step) {
+  switch (id) {
+    case "etcd":
+      box.append(el("div", { class: "sub" }, "last writes"),
+        list("etcd", (srv.etcd || []).map((s) => ({ text: s, key: keyIn.etcd(s) })), (i) => i.key));
+      break;
+    case "watchcache":
+      for (const c of srv.caches || []) {
+        const r = c.resource;
+        const row = el("div", { class: "resource" }, r);
+        if (box.classList.contains("hot") && step.message.includes(" " + r.split(".")[0] + " ")) row.classList.add("hot-row");
+        box.append(row, el("div", { class: "reflector-line", "data-list": "watchcache/" + r + "/window" }, c.window));
+        box.append(el("div", { class: "sub" }, "ring (newest)"),
+          list("watchcache/" + r + "/ring", (c.ring || []).map((s) => ({ text: s, key: keyIn.ring(s) })), (i) => i.key));
+        box.append(el("div", { class: "sub" }, "watchers"), list("watchcache/" + r + "/watchers", plain(c.watchers || []), () => ""));
+      }
+      break;
+    case "watchserver":
+      box.append(el("div", { class: "sub" }, "last frames"), list("watchserver", plain(srv.frames || []), () => ""));
+      break;
+  }
 }
 
 function informerPart(id, inf) {
@@ -133,7 +175,9 @@ function show(i) {
   $("key").textContent = step.key || "";
   $("message").textContent = step.message;
   const pipeline = $("pipeline");
-  pipeline.replaceChildren(...components.map((c) => componentBox(c, step.state, step)));
+  const server = Boolean(step.state.server);
+  document.body.classList.toggle("with-server", server);
+  pipeline.replaceChildren(...components.filter((c) => server || !c.server).map((c) => componentBox(c, step.state, step)));
   $("slider").max = viewer.steps.length;
   $("slider").value = viewer.index + 1;
   document.body.dataset.step = step.seq;

@@ -48,8 +48,10 @@ type Stored struct {
 }
 
 // Cached is one event the cache has just applied: where it sits in the
-// ring, and the cache as it is then (its window and the watchers the
-// event is queued for).
+// ring, and the cache as it is then, read under its lock again right
+// after: its window, and its watchers, those the event was queued for
+// (unless a watch registered in between, which starts from a state that
+// already holds the event).
 //
 // upstream: none; it reads the cache for the viewer.
 type Cached struct {

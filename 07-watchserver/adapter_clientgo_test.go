@@ -56,6 +56,14 @@ func init() {
 			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {
 				return watchRealEtcd(t, etcd, "/registry/configmaps/"+ns+"/", rv)
 			},
+			Lease: func(t testing.TB, resource, name string) time.Duration {
+				client, err := clientv3.New(clientv3.Config{Endpoints: []string{etcd}, DialTimeout: 5 * time.Second})
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer client.Close()
+				return etcdLease(t, client, "/registry/"+resource+"/"+ns+"/"+name)
+			},
 			Compact: func(t testing.TB) {
 				_, err := cluster.CompactEtcd(context.Background(), etcd)
 				// It talks to etcd through the default client: its idle

@@ -105,6 +105,9 @@ func init() {
 					t.Fatal(err)
 				}
 			},
+			Lease: func(t testing.TB, resource, name string) time.Duration {
+				return etcdLease(t, e.Client, "/registry/"+resource+"/ns/"+name)
+			},
 			Base: h.URL + "/api/v1/namespaces/ns/configmaps",
 			HTTP: h.Client(),
 			WatchEtcd: func(t testing.TB, rv int64) (chan decoded, func()) {

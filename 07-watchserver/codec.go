@@ -92,6 +92,9 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	//   resource (a runtime.Unstructured, stored as JSON by the encoders) keeps them. This
 	//   exercise also covers Get, the codec (encodeStored, decodeStored) and the create/get
 	//   handlers with writeObject, writeError, readObject and validateObject.
+	// exercise:deeper An Event's key lives on an etcd lease (its Resource's TTL): put it with the
+	//   options s.putOptions(ctx) returns (clientv3.WithLease, none for a resource without a TTL),
+	//   passing on its error as it is, and Storage.update puts with them too.
 	// exercise:deeper A custom resource (and a CRD, both unstructured) is created by createCustom:
 	//   readObject, the URL's namespace, res.PrepareForCreate, then validateMeta (validateObject's
 	//   checks, with no namespace for a cluster-scoped object) and Storage.Create.

@@ -4,6 +4,7 @@ import (
 	"crypto/tls"
 	"net/http"
 	"testing"
+	"time"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/watch"
@@ -41,6 +42,11 @@ type target struct {
 	WatchEtcd func(t testing.TB, rv int64) (events chan decoded, stop func())
 	// Compact compacts etcd at its current revision.
 	Compact func(t testing.TB)
+	// Lease is how long etcd granted the lease of the key of the
+	// object resource/name of the scenario's namespace (etcdLease), 0
+	// when the key is on none: an Event's is kube-apiserver's --event-ttl
+	// and the slack its lease manager adds.
+	Lease func(t testing.TB, resource, name string) time.Duration
 	// Panicked returns a panic the server's handler raised (an unfinished
 	// exercise), so the step re-raises it where the runner can report it;
 	// net/http would only log it and drop the connection.

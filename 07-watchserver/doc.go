@@ -3,7 +3,7 @@
 // and WATCH.
 //
 // Chapters 01 to 06 build the client. This one builds, for any resource
-// described by a value (a Resource: ConfigMaps, Deployments and Leases here, and the
+// described by a value (a Resource: ConfigMaps, Events, Deployments and Leases here, and the
 // custom resources of the CustomResourceDefinitions posted to it), what
 // kube-apiserver runs behind a `?watch=true`: objects
 // in a real etcd, each write a transaction on the key's ModRevision, which
@@ -24,6 +24,7 @@
 //	resource.go     a resource as a value: names, group, version, empty object and list, key prefix
 //	codec.go        how an object is stored: protobuf in the k8s\x00 envelope, no resourceVersion
 //	storage.go      Storage: create, update, delete and list as etcd transactions on ModRevision
+//	ttl.go          an Event's time to live: its key on an etcd lease, one lease for a minute's writes
 //	paging.go       limit and continue: every page read at the first page's revision
 //	etcdwatch.go    etcd's watch from a revision, as ADDED, MODIFIED and DELETED events
 //	cache.go        the watch cache: the state, the ring, the fan-out

@@ -29,10 +29,10 @@ type driver struct {
 	base  string
 	lease bool
 	// custom says the resource is the Rollout, a custom resource;
-	// deployment that it is Deployments.
-	custom, deployment bool
-	norm               *normaliser
-	watches            map[string]*openWatch
+	// deployment that it is Deployments, event that it is Events.
+	custom, deployment, event bool
+	norm                      *normaliser
+	watches                   map[string]*openWatch
 	// serveFirst starts the server's watch side before the first step;
 	// watchSide says the file needs it at all.
 	serveFirst, watchSide bool

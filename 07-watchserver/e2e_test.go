@@ -24,6 +24,7 @@ import (
 	"k8s.io/apimachinery/pkg/apis/meta/v1/unstructured"
 	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
+	"k8s.io/apimachinery/pkg/types"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
@@ -159,6 +160,107 @@ func TestE2EReadsTheDeploymentKubeAPIServerStored(t *testing.T) {
 		t.Fatalf("our Storage read %+v, want the Deployment kube-apiserver created (uid %s) at rv %d", got, theirs.UID, rev)
 	}
 	t.Logf("kube-apiserver's Deployment: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), ws.Deployments.Key(ns, "stored"))
+}
+
+// TestE2EStoresTheEventKubeAPIServerStores is the same for an Event, and
+// more: the same Event (core/v1, as client-go's event broadcaster POSTs
+// it) created on kube-apiserver and on ours is stored as the same bytes
+// under /registry/events/<ns>/<name>, but for what each server makes its
+// own (uid, creationTimestamp, and the managedFields ours does not keep);
+// after the broadcaster's repeat PATCH too. Both keys are on an etcd lease
+// granted for an hour and a minute (--event-ttl and the lease manager's
+// slack), and our Storage reads kube-apiserver's bytes back as its Event.
+func TestE2EStoresTheEventKubeAPIServerStores(t *testing.T) {
+	cfg := cluster.Require(t)
+	etcdURL := cluster.RequireEtcd(t)
+	cs := kubernetes.NewForConfigOrDie(cfg)
+	ns := cluster.Namespace(t, cs.CoreV1())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
+	event := &corev1.Event{
+		ObjectMeta:     metav1.ObjectMeta{Name: "web.stored", Namespace: ns},
+		InvolvedObject: corev1.ObjectReference{Kind: "Deployment", Namespace: ns, Name: "web", APIVersion: "apps/v1", UID: "0c4e7b6a-0000-4000-8000-000000000001"},
+		Reason:         "Created", Message: "Created Deployment web", Type: corev1.EventTypeNormal, Count: 1,
+		FirstTimestamp: metav1.NewTime(at), LastTimestamp: metav1.NewTime(at),
+		Source: corev1.EventSource{Component: "rollout-controller"},
+	}
+	// The repeat, as record.EventCorrelator sends it.
+	repeat := []byte(`{"count":2,"lastTimestamp":"2026-01-01T00:00:05Z","message":"Created Deployment web"}`)
+	s := startServer(t, ws.CacheOptions{})
+	type side struct {
+		name    string
+		cs      kubernetes.Interface
+		etcd    *clientv3.Client
+		created *corev1.Event
+	}
+	real, err := clientv3.New(clientv3.Config{Endpoints: []string{etcdURL}, DialTimeout: 5 * time.Second})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer real.Close()
+	sides := []*side{{name: "kube-apiserver", cs: cs, etcd: real}, {name: "ours", cs: s.cs, etcd: s.etcd.Client}}
+	key := ws.Events.Key(ns, event.Name)
+	if key != "/registry/events/"+ns+"/web.stored" {
+		t.Fatalf("our key for an Event: %s", key)
+	}
+	// stored reads a side's value of key and the lease it is on.
+	stored := func(sd *side) (*corev1.Event, []byte) {
+		resp, err := sd.etcd.Get(ctx, key)
+		if err != nil || len(resp.Kvs) != 1 {
+			t.Fatalf("%s's key %s: %v (%d keys)", sd.name, key, err, len(resp.Kvs))
+		}
+		kv := resp.Kvs[0]
+		if kv.Lease == 0 {
+			t.Fatalf("%s's key %s is on no lease", sd.name, key)
+		}
+		ttl, err := sd.etcd.TimeToLive(ctx, clientv3.LeaseID(kv.Lease))
+		if err != nil || ttl.GrantedTTL != 3660 {
+			t.Fatalf("%s's lease of %s: granted %d s (%v), want 3660", sd.name, key, ttl.GrantedTTL, err)
+		}
+		obj, _, err := scheme.Codecs.UniversalDeserializer().Decode(kv.Value, nil, nil)
+		if err != nil {
+			t.Fatalf("%s's stored Event: %v", sd.name, err)
+		}
+		return obj.(*corev1.Event), kv.Value
+	}
+	// same checks that ours stored kube-apiserver's bytes, once what each
+	// server makes its own is theirs in ours.
+	same := func(when string) {
+		theirs, value := stored(sides[0])
+		mine, _ := stored(sides[1])
+		mine.UID, mine.CreationTimestamp, mine.ManagedFields = theirs.UID, theirs.CreationTimestamp, theirs.ManagedFields
+		ourBytes, err := ws.EncodeStored(mine)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(ourBytes, value) {
+			t.Fatalf("%s: our stored Event differs from kube-apiserver's:\nours:   %+v\ntheirs: %+v", when, mine, theirs)
+		}
+		t.Logf("%s: the same %d bytes under %s, on a lease of 3660 s", when, len(value), key)
+	}
+	for _, sd := range sides {
+		if sd.created, err = sd.cs.CoreV1().Events(ns).Create(ctx, event.DeepCopy(), metav1.CreateOptions{}); err != nil {
+			t.Fatalf("%s: %v", sd.name, err)
+		}
+	}
+	same("created")
+	for _, sd := range sides {
+		patched, err := sd.cs.CoreV1().Events(ns).Patch(ctx, event.Name, types.StrategicMergePatchType, repeat, metav1.PatchOptions{})
+		if err != nil {
+			t.Fatalf("%s: the repeat PATCH: %v", sd.name, err)
+		}
+		if patched.Count != 2 || patched.FirstTimestamp != sd.created.FirstTimestamp || patched.ResourceVersion == sd.created.ResourceVersion {
+			t.Fatalf("%s: the repeat PATCH gave %+v", sd.name, patched)
+		}
+	}
+	same("patched")
+
+	got, rev, _ := ourStorageReads(ctx, t, etcdURL, ws.Events, ns, event.Name)
+	e, ok := got.(*corev1.Event)
+	if !ok || e.UID != sides[0].created.UID || e.Count != 2 || e.ResourceVersion != strconv.FormatInt(rev, 10) {
+		t.Fatalf("our Storage read %+v, want the Event kube-apiserver created (uid %s) at rv %d", got, sides[0].created.UID, rev)
+	}
 }
 
 // TestE2EReadsTheCustomResourceKubeAPIServerStored is the same for a

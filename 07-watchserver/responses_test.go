@@ -39,7 +39,7 @@ func (d *driver) leaseObject(l *coordinationv1.Lease) string {
 	return d.objectWith(&l.ObjectMeta, spec)
 }
 
-// printed prints a ConfigMap, a Lease, a Deployment or a custom resource.
+// printed prints a ConfigMap, a Lease, a Deployment, an Event or a custom resource.
 func (d *driver) printed(obj runtime.Object) string {
 	switch o := obj.(type) {
 	case *corev1.ConfigMap:
@@ -48,6 +48,8 @@ func (d *driver) printed(obj runtime.Object) string {
 		return d.leaseObject(o)
 	case *appsv1.Deployment:
 		return d.deploymentObject(o)
+	case *corev1.Event:
+		return d.eventObject(o)
 	case *unstructured.Unstructured:
 		if o.GetKind() == "CustomResourceDefinition" {
 			return d.crdObject(o)
@@ -130,6 +132,17 @@ func (d *driver) result(code int, body []byte) string {
 			d.lastWrite = max(d.lastWrite, rv)
 		}
 		return fmt.Sprintf("%d %s", code, d.deploymentObject(o))
+	case *corev1.Event:
+		if rv, err := strconv.ParseInt(o.ResourceVersion, 10, 64); err == nil {
+			d.lastWrite = max(d.lastWrite, rv)
+		}
+		return fmt.Sprintf("%d %s", code, d.eventObject(o))
+	case *corev1.EventList:
+		out := []string{d.listHead(code, &o.ListMeta)}
+		for i := range o.Items {
+			out = append(out, "  "+d.eventObject(&o.Items[i]))
+		}
+		return strings.Join(out, "\n")
 	case *appsv1.DeploymentList:
 		out := []string{d.listHead(code, &o.ListMeta)}
 		for i := range o.Items {

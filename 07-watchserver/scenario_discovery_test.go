@@ -25,9 +25,10 @@ client ("the host the client used" when it is the one the request went
 to); of /apis's groups, G's versions and preferred version (without
 group=, "groups this server serves: none", the line of the files
 recorded when it served the core group only); /apis/G's the same; a
-resource list's configmaps, leases, customresourcedefinitions and
-rollouts, and the status subresource of the last two. Of the verbs, the one this
-server does not serve (deletecollection) is left out, and so is the
+resource list's configmaps, events, deployments, leases,
+customresourcedefinitions and rollouts, and the status subresource of
+deployments and of the last two. Of the verbs, the one this server does
+not serve (deletecollection) is left out, and so is the
 storageVersionHash of customresourcedefinitions, stored in another
 version: see "How kube-apiserver differs".`,
 		Example: "discover path=/apis group=coordination.k8s.io"},
@@ -35,7 +36,7 @@ version: see "How kube-apiserver differs".`,
 
 // discovered are the resources a resource list's lines print, of what
 // kube-apiserver lists.
-var discovered = []string{"configmaps", "deployments", "deployments/status", "leases", "customresourcedefinitions", "customresourcedefinitions/status", "rollouts", "rollouts/status"}
+var discovered = []string{"configmaps", "events", "deployments", "deployments/status", "leases", "customresourcedefinitions", "customresourcedefinitions/status", "rollouts", "rollouts/status"}
 
 // storedDifferently are the resources whose storageVersionHash is left
 // out: kube-apiserver stores CRDs as apiextensions.k8s.io/v1beta1, this

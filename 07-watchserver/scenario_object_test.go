@@ -33,7 +33,12 @@ status={...} when it has a status, and gen=GENERATION, or deployments
 note=TEXT (an annotation) and status.observedGeneration=N,
 status.replicas=N, printed as {image=I,note=TEXT,paused=true,pull=POLICY,
 replicas=N}, then status={...} when it has one, defaults={...} (the
-fields apps/v1 defaulting fills in) and gen=GENERATION. In a
+fields apps/v1 defaulting fills in) and gen=GENERATION, or events
+(core/v1), whose input lines are involved=KIND/NAME (an object of the
+scenario's namespace), reason=R, message=TEXT (spaces and all),
+type=T, count=N, first=TIME and last=TIME (RFC 3339) and source=COMPONENT,
+printed as {count=N,first=TIME,involved=KIND/NAME,last=TIME,message=TEXT,
+reason=R,source=C,type=T}, the fields that are set. In a
 file that watches, it first LISTs R at resourceVersion=0, so that our
 server's cache of R, made at its first use, is up before the first write,
 as kube-apiserver's is. Prints the collection's path, the namespace as NS.`,
@@ -68,10 +73,12 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 	ns := d.namespace()
 	switch name := scenario.MustArg(t, td, "name"); name {
 	case "configmaps":
-		d.base, d.lease, d.custom, d.deployment = d.target.Base, false, false, false
-	case "leases", "rollouts", "deployments":
-		d.base, d.lease, d.custom, d.deployment = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true, false, false
+		d.base, d.lease, d.custom, d.deployment, d.event = d.target.Base, false, false, false, false
+	case "leases", "rollouts", "deployments", "events":
+		d.base, d.lease, d.custom, d.deployment, d.event = root+"/apis/coordination.k8s.io/v1/namespaces/"+ns+"/leases", true, false, false, false
 		switch name {
+		case "events":
+			d.base, d.lease, d.event = root+"/api/v1/namespaces/"+ns+"/events", false, true
 		case "rollouts":
 			d.base, d.lease, d.custom = root+"/apis/walkthrough.example.com/v1alpha1/namespaces/"+ns+"/rollouts", false, true
 		case "deployments":
@@ -85,7 +92,7 @@ func (d *driver) resource(t testing.TB, td *datadriven.TestData) string {
 			d.do("GET", d.base+"?resourceVersion=0", nil)
 		}
 	default:
-		t.Fatalf("resource %q: configmaps, leases, deployments or rollouts", name)
+		t.Fatalf("resource %q: configmaps, events, leases, deployments or rollouts", name)
 	}
 	return strings.Replace(strings.TrimPrefix(d.base, root), "/"+ns+"/", "/NS/", 1)
 }
@@ -100,6 +107,9 @@ func (d *driver) body(namespace, name, rv, labelList, input string) []byte {
 	}
 	if d.deployment {
 		return deploymentIn(namespace, name, rv, labelList, input)
+	}
+	if d.event {
+		return eventIn(namespace, d.namespace(), name, rv, labelList, input)
 	}
 	return configMapIn(namespace, name, rv, labelList, input)
 }

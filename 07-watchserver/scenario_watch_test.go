@@ -314,7 +314,7 @@ func (d *driver) describe(r decoded, w *openWatch) string {
 			out += d.statusCauses(o)
 		}
 		return out
-	case *corev1.ConfigMap, *coordinationv1.Lease, *unstructured.Unstructured:
+	case *corev1.ConfigMap, *coordinationv1.Lease, *corev1.Event, *unstructured.Unstructured:
 		m, _ := meta.Accessor(o)
 		if r.typ == watch.Bookmark {
 			if m.GetAnnotations()[metav1.InitialEventsAnnotationKey] != "true" {

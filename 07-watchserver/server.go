@@ -24,8 +24,8 @@ import (
 )
 
 // Server is a small API server for the resources in served (resource.go),
-// each described by a Resource value: ConfigMaps under /api/v1,
-// Deployments under /apis/apps/v1, Leases under
+// each described by a Resource value: ConfigMaps and Events under
+// /api/v1, Deployments under /apis/apps/v1, Leases under
 // /apis/coordination.k8s.io/v1. For each, with ROOT its group's root and R
 // its name:
 //
@@ -308,7 +308,8 @@ func (s *Server) update(w http.ResponseWriter, r *http.Request, res *Resource) {
 	//   field.ErrorList{field.Invalid(metadata.resourceVersion, want, "must be specified for an
 	//   update")}). Update
 	//   keeps uid and creationTimestamp from the stored object; update skips the write (same
-	//   resourceVersion, no watch event) when the bytes would not change. A body naming another
+	//   resourceVersion, no watch event) when the bytes would not change, and puts with
+	//   s.putOptions(ctx) (an Event's lease, as Create does). A body naming another
 	//   object is a 400, fmt.Sprintf("the name of the object (%s) does not match the name on the
 	//   URL (%s)", body, url) (checkName); a resourceVersion that is no number fails
 	//   strconv.ParseUint, a plain error (a bare 500). It also covers Storage.update, Delete and

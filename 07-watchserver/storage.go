@@ -33,17 +33,20 @@ type Storage struct {
 	res *Resource
 	// now stamps creationTimestamp; tests may fix it.
 	now func() time.Time
+	// leases are the leases of the writes of a resource with a TTL
+	// (ttl.go), shared by every resource's Storage on this client.
+	leases *leaseGrants
 }
 
 // NewStorage returns the ConfigMaps' Storage over an etcd client; For
 // gives another resource's.
 func NewStorage(client *clientv3.Client) *Storage {
-	return &Storage{client: client, res: ConfigMaps, now: time.Now}
+	return &Storage{client: client, res: ConfigMaps, now: time.Now, leases: &leaseGrants{}}
 }
 
 // For is the Storage of res on the same etcd, with the same clock.
 func (s *Storage) For(res *Resource) *Storage {
-	return &Storage{client: s.client, res: res, now: s.now}
+	return &Storage{client: s.client, res: res, now: s.now, leases: s.leases}
 }
 
 // Resource is the resource s stores.
@@ -64,9 +67,13 @@ func (s *Storage) Create(ctx context.Context, obj runtime.Object) (runtime.Objec
 		return nil, apierrors.NewInternalError(err)
 	}
 	key := s.res.Key(m.GetNamespace(), m.GetName())
+	opts, err := s.putOptions(ctx)
+	if err != nil {
+		return nil, err
+	}
 	resp, err := s.client.Txn(ctx).
 		If(clientv3.Compare(clientv3.ModRevision(key), "=", 0)).
-		Then(clientv3.OpPut(key, string(value))).
+		Then(clientv3.OpPut(key, string(value), opts...)).
 		Commit()
 	if err != nil {
 		return nil, apierrors.NewInternalError(err)
@@ -175,9 +182,13 @@ func (s *Storage) update(ctx context.Context, namespace, name string, tryUpdate 
 			return cur, nil
 		}
 		rev, _ := strconv.ParseInt(curRV, 10, 64)
+		opts, err := s.putOptions(ctx)
+		if err != nil {
+			return nil, err
+		}
 		resp, err := s.client.Txn(ctx).
 			If(clientv3.Compare(clientv3.ModRevision(key), "=", rev)).
-			Then(clientv3.OpPut(key, string(value))).
+			Then(clientv3.OpPut(key, string(value), opts...)).
 			Commit()
 		if err != nil {
 			return nil, apierrors.NewInternalError(err)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	clientv3 "go.etcd.io/etcd/client/v3"
 	corev1 "k8s.io/api/core/v1"
 	apierrors "k8s.io/apimachinery/pkg/api/errors"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -178,5 +179,57 @@ func TestExactListAfterCompaction(t *testing.T) {
 	_, err = cmListOf(st.List(ctx, "ns", ws.PageOptions{Revision: rev}))
 	if !apierrors.IsResourceExpired(err) || !strings.Contains(err.Error(), "The resourceVersion for the provided list is too old.") {
 		t.Fatalf("exact list after compaction: want 410 %q, got %v", "The resourceVersion for the provided list is too old.", err)
+	}
+}
+
+// TestEventsShareALease: Events are written on an etcd lease of an hour
+// and a minute (ttl.go), the writes of a minute on the same one, as
+// kube-apiserver's lease manager reuses its leases; an update puts the
+// key on a lease again (etcd would otherwise take it off); a ConfigMap,
+// which has no TTL, is on none.
+func TestEventsShareALease(t *testing.T) {
+	t.Parallel() // its own etcd: it waits beside the others
+	e := startEtcd(t)
+	st := ws.NewStorage(e.Client)
+	events := st.For(ws.Events)
+	ctx := context.Background()
+	leaseOf := func(key string) int64 {
+		t.Helper()
+		resp, err := e.Client.Get(ctx, key)
+		if err != nil || len(resp.Kvs) != 1 {
+			t.Fatalf("%s: %v (%d keys)", key, err, len(resp.Kvs))
+		}
+		return resp.Kvs[0].Lease
+	}
+	event := func(name, message string) *corev1.Event {
+		return &corev1.Event{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name}, Reason: "Created", Message: message}
+	}
+	for _, name := range []string{"web.1", "web.2"} {
+		if _, err := events.Create(ctx, event(name, "Created Deployment web")); err != nil {
+			t.Fatal(err)
+		}
+	}
+	first := leaseOf(ws.Events.Key("ns", "web.1"))
+	if first == 0 {
+		t.Fatal("an Event was written on no lease")
+	}
+	if second := leaseOf(ws.Events.Key("ns", "web.2")); second != first {
+		t.Errorf("two Events written a moment apart are on leases %x and %x, want one shared", first, second)
+	}
+	ttl, err := e.Client.TimeToLive(ctx, clientv3.LeaseID(first))
+	if err != nil || ttl.GrantedTTL != 3660 {
+		t.Errorf("the lease was granted for %d s (%v), want 3660: the TTL and a minute's slack", ttl.GrantedTTL, err)
+	}
+	if _, err := events.Update(ctx, event("web.1", "Created Deployment web again")); err != nil {
+		t.Fatal(err)
+	}
+	if got := leaseOf(ws.Events.Key("ns", "web.1")); got == 0 {
+		t.Error("an updated Event is on no lease: it would never expire")
+	}
+	if _, err := st.Create(ctx, cm("ns", "a", "1")); err != nil {
+		t.Fatal(err)
+	}
+	if got := leaseOf(ws.ConfigMaps.Key("ns", "a")); got != 0 {
+		t.Errorf("a ConfigMap is on lease %x, want none", got)
 	}
 }

@@ -7,6 +7,7 @@ package watchserver
 import (
 	"fmt"
 	"strings"
+	"time"
 
 	appsv1 "k8s.io/api/apps/v1"
 	coordinationv1 "k8s.io/api/coordination/v1"
@@ -27,6 +28,8 @@ import (
 // UnconditionalUpdate is the one rule of a resource's strategy kept here
 // (AllowUnconditionalUpdate): a strategy's defaults and validation of the
 // object's own fields are not (see docs/07's "How kube-apiserver differs").
+// TTL is the registry's time to live (TTLFunc): an Event's key is written
+// on an etcd lease, and etcd deletes it when the lease runs out (ttl.go).
 //
 // A built-in resource is namespaced: /registry/<resource>/<namespace>/<name>,
 // as kube-apiserver keys them (without the group: a Lease is under
@@ -40,8 +43,8 @@ import (
 // upstream: k8s.io/apiserver/pkg/registry/generic/registry/store.go
 // (Store.NewFunc, Store.NewListFunc, Store.DefaultQualifiedResource,
 // Store.SingularQualifiedResource, Store.KeyRootFunc, Store.KeyFunc,
-// Store.UpdateStrategy), the fields of the generic registry that tell one
-// resource from another.
+// Store.UpdateStrategy, Store.TTLFunc), the fields of the generic registry
+// that tell one resource from another.
 type Resource struct {
 	// Group and Version are the API group ("" for the core group) and
 	// the version served and stored.
@@ -59,6 +62,11 @@ type Resource struct {
 	// which then overwrites whatever is stored; without it, such an
 	// update is a 422 (a Lease's: its holder must know what it replaces).
 	UnconditionalUpdate bool
+	// TTL, when set, is how long an object outlives its last write: each
+	// write puts its key on an etcd lease at least that long (Storage's
+	// putOptions), and when the lease expires etcd deletes the key, which
+	// every watch sees as a DELETED. Zero is forever.
+	TTL time.Duration
 
 	// KeyRoot, when set, is where the objects live in etcd instead of
 	// /registry/<Name>/: /registry/<group>/<plural>/ for custom resources.
@@ -107,14 +115,28 @@ var (
 		PrepareForUpdate:       prepareDeploymentUpdate,
 		PrepareForStatusUpdate: prepareDeploymentStatusUpdate,
 	}
+	// Events are what a controller's event recorder writes (core/v1,
+	// kubectl get ev): written without a resourceVersion by the
+	// broadcaster's repeat PATCH, and gone an hour after their last write,
+	// kube-apiserver's --event-ttl default, so that a busy cluster's
+	// etcd does not fill up with them.
+	Events = &Resource{
+		Version: "v1", Name: "events", Singular: "event", Kind: "Event", ShortNames: []string{"ev"},
+		NewObject: func() runtime.Object { return &corev1.Event{} },
+		NewList:   func() runtime.Object { return &corev1.EventList{} },
+
+		UnconditionalUpdate: true,
+		TTL:                 time.Hour,
+	}
 	Leases = &Resource{
 		Group: "coordination.k8s.io", Version: "v1", Name: "leases", Singular: "lease", Kind: "Lease",
 		NewObject: func() runtime.Object { return &coordinationv1.Lease{} },
 		NewList:   func() runtime.Object { return &coordinationv1.LeaseList{} },
 	}
 	// served is every resource, in discovery's order: kube-apiserver
-	// lists apps before coordination.k8s.io.
-	served = []*Resource{ConfigMaps, Deployments, Leases}
+	// lists a version's resources by name (configmaps before events), and
+	// apps before coordination.k8s.io.
+	served = []*Resource{ConfigMaps, Events, Deployments, Leases}
 )
 
 // GroupResource is what a 404, a 409 or a 422 names: leases.coordination.k8s.io.

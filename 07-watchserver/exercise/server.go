@@ -30,8 +30,8 @@ import (
 )
 
 // Server is a small API server for the resources in served (resource.go),
-// each described by a Resource value: ConfigMaps under /api/v1,
-// Deployments under /apis/apps/v1, Leases under
+// each described by a Resource value: ConfigMaps and Events under
+// /api/v1, Deployments under /apis/apps/v1, Leases under
 // /apis/coordination.k8s.io/v1. For each, with ROOT its group's root and R
 // its name:
 //

@@ -39,17 +39,20 @@ type Storage struct {
 	res *Resource
 	// now stamps creationTimestamp; tests may fix it.
 	now func() time.Time
+	// leases are the leases of the writes of a resource with a TTL
+	// (ttl.go), shared by every resource's Storage on this client.
+	leases *leaseGrants
 }
 
 // NewStorage returns the ConfigMaps' Storage over an etcd client; For
 // gives another resource's.
 func NewStorage(client *clientv3.Client) *Storage {
-	return &Storage{client: client, res: ConfigMaps, now: time.Now}
+	return &Storage{client: client, res: ConfigMaps, now: time.Now, leases: &leaseGrants{}}
 }
 
 // For is the Storage of res on the same etcd, with the same clock.
 func (s *Storage) For(res *Resource) *Storage {
-	return &Storage{client: s.client, res: res, now: s.now}
+	return &Storage{client: s.client, res: res, now: s.now, leases: s.leases}
 }
 
 // Resource is the resource s stores.

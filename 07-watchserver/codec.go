@@ -94,7 +94,11 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	//   handlers with writeObject, writeError, readObject and validateObject.
 	// exercise:deeper An Event's key lives on an etcd lease (its Resource's TTL): put it with the
 	//   options s.putOptions(ctx) returns (clientv3.WithLease, none for a resource without a TTL),
-	//   passing on its error as it is, and Storage.update puts with them too.
+	//   passing on its error as it is, and Storage.update puts with them too. putOptions asks
+	//   leaseGrants.lease, which shares one lease among a minute's writes: under its mutex, reuse
+	//   the last lease while now+ttl < expires < now+ttl+slack (slack: the smaller of ttl/20 and
+	//   a minute) and it carries at most maxAttached writes; else Grant ttl+slack in seconds.
+	//   A failed grant is a 500 (apierrors.NewInternalError).
 	// exercise:deeper A custom resource (and a CRD, both unstructured) is created by createCustom:
 	//   readObject, the URL's namespace, res.PrepareForCreate, then validateMeta (validateObject's
 	//   checks, with no namespace for a cluster-scoped object) and Storage.Create.

@@ -43,6 +43,7 @@ const maxAttached = 1000
 // lease returns a lease that outlives ttl from now: the last one when it
 // does and was granted within the slack, else a new one.
 func (g *leaseGrants) lease(ctx context.Context, client *clientv3.Client, ttl time.Duration) (clientv3.LeaseID, error) {
+	// exercise:begin 1
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	now := time.Now()
@@ -59,6 +60,7 @@ func (g *leaseGrants) lease(ctx context.Context, client *clientv3.Client, ttl ti
 	}
 	g.id, g.expires, g.attached = resp.ID, now.Add(ttl+slack), 1
 	return g.id, nil
+	// exercise:end 1
 }
 
 // putOptions are the options of a write of s's resource: on a lease when
@@ -70,6 +72,7 @@ func (g *leaseGrants) lease(ctx context.Context, client *clientv3.Client, ttl ti
 // store.GuaranteedUpdate), which ask the lease manager for a lease when
 // the registry's TTLFunc gives a TTL.
 func (s *Storage) putOptions(ctx context.Context) ([]clientv3.OpOption, error) {
+	// exercise:begin 1
 	if s.res.TTL == 0 {
 		return nil, nil
 	}
@@ -78,4 +81,5 @@ func (s *Storage) putOptions(ctx context.Context) ([]clientv3.OpOption, error) {
 		return nil, apierrors.NewInternalError(err)
 	}
 	return []clientv3.OpOption{clientv3.WithLease(id)}, nil
+	// exercise:end 1
 }

@@ -1,17 +1,17 @@
 # mk/controller.mk: chapter 06's sample controller (docs/06-controller.md).
 # Included by the root Makefile; every variable here starts with CONTROLLER_.
 #
-#   make demo                      the controller on an embedded fake API server (no cluster)
+#   make demo                      the controller on chapter 07's API server and an etcd, in the demo's process
 #   make demo MINE=1               the same on your own components (every chapter whose exercises pass)
 #   make demo MODE=classic         the same with the classic informer (LIST+WATCH, DeltaFIFO, one pop at a time)
-#   make demo SERVER=ours          the same on chapter 07's API server and an etcd, in the demo's process
+#   make demo SERVER=fake          the same on client-go's fake clientsets (no server, no wire)
 #   make demo CLUSTER=local        the same on the local control plane (make cluster-up's)
 #   KUBECONFIG=path make demo      the same on any cluster (the Rollout CRD is applied first)
 #   make demo VIEW=web             the same, followed live in the step-through viewer (a page on 127.0.0.1)
 #   make demo TRACE=path           also record every step, with what each component holds, as JSON lines
 #   make demo VIEW=web TRACE=path  replay a recorded trace in the viewer
-#   make viewer-trace              record the demo's trace to .cache/viewer-trace.jsonl (untracked)
-#   make viewer-trace SERVER=ours  the same on chapter 07's server, to .cache/viewer-trace-ours.jsonl
+#   make viewer-trace              record the demo's trace on chapter 07's server to .cache/viewer-trace-ours.jsonl (untracked)
+#   make viewer-trace SERVER=fake  the same on the fake clientsets, to .cache/viewer-trace.jsonl
 #   make viewer-trace UPDATE=1     replace the viewer's test trace with it and redraw the stills
 #                                  (needs Chromium; on failure the old trace is put back)
 #   make stills                    redraw the viewer stills in the chapter docs (needs Chromium)
@@ -23,9 +23,11 @@ CONTROLLER_GO   ?= go
 CONTROLLER_DIR  := 06-controller
 # MODE=today (the default: WatchList, batch pops) or MODE=classic.
 MODE ?= today
-# SERVER=ours runs the embedded demo on chapter 07's API server, started in
-# the demo's process (the build tag ours: no fake clientset is linked in).
-SERVER ?=
+# SERVER=ours (the default) runs the embedded demo on chapter 07's API
+# server, started in the demo's process in about a second (the build tag
+# ours: no fake clientset is linked in); SERVER=fake on client-go's fake
+# clientsets.
+SERVER ?= ours
 CONTROLLER_TAGS := $(if $(filter ours,$(SERVER)),-tags ours)
 CONTROLLER_SERVER := $(if $(SERVER),-server=$(SERVER))
 ifeq ($(MINE),)

@@ -37,7 +37,7 @@ func serveTraceFile(t testing.TB, path string) (*viewer.Server, []viewer.Step) {
 	t.Helper()
 	f, err := os.Open(path)
 	if err != nil {
-		t.Fatalf("%v (record it with make viewer-trace, or make viewer-trace SERVER=ours)", err)
+		t.Fatalf("%v (record it with make viewer-trace SERVER=fake, or make viewer-trace for chapter 07's server)", err)
 	}
 	defer f.Close()
 	rec, err := viewer.Replay(f)

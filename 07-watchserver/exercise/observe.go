@@ -19,7 +19,7 @@ import (
 )
 
 // Observer hears what the server does with each change, for chapter 06's
-// step-through viewer (make demo SERVER=ours): etcd's write as the watch
+// step-through viewer (make demo, on our server): etcd's write as the watch
 // cache's etcd watch delivers it, the cache's ring and watchers once the
 // cache has applied it, and each frame a WatchServer writes. Nothing in
 // the server's own code calls it: the cache's Store methods (Add, Update,

@@ -103,6 +103,9 @@ func nextSteps(out io.Writer, o options, web bool) {
 	if !o.mine {
 		try = append(try, [2]string{"make demo MINE=1", "on your own chapters (those that pass)"})
 	}
+	if onOurServer && !o.mine {
+		try = append(try, [2]string{"make demo SERVER=fake", "on client-go's fake clientsets, no server or wire"})
+	}
 	width := 0
 	for _, t := range try {
 		width = max(width, len(t[0]))

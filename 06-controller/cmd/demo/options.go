@@ -30,15 +30,17 @@ func parseOptions(fs *flag.FlagSet, args []string) (options, error) {
 	fs.StringVar(&o.view, "view", "", `"web" serves the step-through viewer on -view-addr while the demo runs, and after it until Ctrl-C`)
 	fs.StringVar(&o.viewAddr, "view-addr", "127.0.0.1:8089", "where -view web serves (loopback only)")
 	fs.BoolVar(&o.mine, "mine", false, "say that the demo runs on your own chapters: the workshop's demo command sets it (make demo MINE=1), and the next steps keep MINE=1")
-	fs.StringVar(&o.server, "server", "", `"ours": run on chapter 07's API server in this process (make demo SERVER=ours, which builds with the tag ours); "" runs on whichever embedded server the build has`)
+	fs.StringVar(&o.server, "server", "", `"ours": run on chapter 07's API server in this process (make demo's default, which builds with the tag ours); "fake": on client-go's fake clientsets (make demo SERVER=fake, built without it); "" runs on whichever embedded server the build has`)
 	if err := fs.Parse(args); err != nil {
 		return o, err
 	}
 	switch {
-	case o.server != "" && o.server != "ours":
-		return o, fmt.Errorf("-server is %q; the one other server is ours (make demo SERVER=ours)", o.server)
+	case o.server != "" && o.server != "ours" && o.server != "fake":
+		return o, fmt.Errorf("-server is %q; use ours (chapter 07's, make demo) or fake (make demo SERVER=fake)", o.server)
 	case o.server == "ours" && !onOurServer:
-		return o, fmt.Errorf("-server=ours needs the build tag ours: go run -tags ours ./06-controller/cmd/demo (make demo SERVER=ours does)")
+		return o, fmt.Errorf("-server=ours needs the build tag ours: go run -tags ours ./06-controller/cmd/demo (make demo does)")
+	case o.server == "fake" && onOurServer:
+		return o, fmt.Errorf("-server=fake needs a build without the tag ours: go run ./06-controller/cmd/demo (make demo SERVER=fake does)")
 	}
 	if *mode != "today" && *mode != "classic" {
 		return o, fmt.Errorf("-mode is %q; use today or classic (make demo MODE=classic)", *mode)

@@ -28,12 +28,12 @@ import (
 	controller "example.com/walkthrough/06-controller"
 	"example.com/walkthrough/06-controller/app"
 	"example.com/walkthrough/06-controller/crd"
+	"example.com/walkthrough/06-controller/internal/ourserver"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
 	"example.com/walkthrough/06-controller/viewer"
 	"example.com/walkthrough/06-controller/wiring/clientgo"
 	"example.com/walkthrough/06-controller/wiring/ours"
-	watchserver "example.com/walkthrough/07-watchserver"
 	"example.com/walkthrough/workshop/cluster"
 )
 
@@ -265,24 +265,10 @@ func TestE2EControllersAgreeOnOurServer(t *testing.T) {
 	controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })
 }
 
-// ourServer starts chapter 07's server for the test, applies the
-// Rollout's CRD there, and returns its config and clients of it.
+// ourServer starts chapter 07's server for the test (ourserver.Start)
+// and returns its config and clients of it.
 func ourServer(t *testing.T) (*rest.Config, kubernetes.Interface, versioned.Interface) {
-	srv, err := watchserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := srv.Close(); err != nil {
-			t.Errorf("closing chapter 07's server: %v", err)
-		}
-	})
-	cfg := &rest.Config{Host: srv.URL, QPS: -1}
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
-	if err := crd.Apply(ctx, apiextensions.NewForConfigOrDie(cfg)); err != nil {
-		t.Fatal(err)
-	}
+	cfg := ourserver.Start(t)
 	return cfg, kubernetes.NewForConfigOrDie(cfg), versioned.NewForConfigOrDie(cfg)
 }
 

@@ -10,19 +10,16 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
-	apiextensions "k8s.io/apiextensions-apiserver/pkg/client/clientset/clientset"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/util/wait"
 	"k8s.io/client-go/kubernetes"
-	"k8s.io/client-go/rest"
 	"k8s.io/utils/ptr"
 
 	controller "example.com/walkthrough/06-controller"
 	"example.com/walkthrough/06-controller/app"
-	"example.com/walkthrough/06-controller/crd"
+	"example.com/walkthrough/06-controller/internal/ourserver"
 	"example.com/walkthrough/06-controller/pkg/apis/walkthrough/v1alpha1"
 	"example.com/walkthrough/06-controller/pkg/generated/clientset/versioned"
-	watchserver "example.com/walkthrough/07-watchserver"
 )
 
 // TestControllerRecordsEventsOnOurServer runs the rollout-controller
@@ -35,21 +32,9 @@ import (
 // strategic merge PATCH (count 2). Without Events on our server, both
 // were 404s the broadcaster logged and dropped.
 func TestControllerRecordsEventsOnOurServer(t *testing.T) {
-	srv, err := watchserver.Start(t.TempDir())
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := srv.Close(); err != nil {
-			t.Errorf("closing chapter 07's server: %v", err)
-		}
-	})
-	cfg := &rest.Config{Host: srv.URL, QPS: -1}
+	cfg := ourserver.Start(t)
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	if err := crd.Apply(ctx, apiextensions.NewForConfigOrDie(cfg)); err != nil {
-		t.Fatal(err)
-	}
 	kube, walk := kubernetes.NewForConfigOrDie(cfg), versioned.NewForConfigOrDie(cfg)
 	const ns = "demo"
 

@@ -1,6 +1,7 @@
 package gotest
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
@@ -154,4 +155,31 @@ func binaryStamp(path string) string {
 		return "missing"
 	}
 	return fmt.Sprintf("%d@%d", fi.Size(), fi.ModTime().UnixNano())
+}
+
+// listFile is where a kept binary's -test.list output is kept (TopLevel).
+func listFile(path string) string { return path + ".list" }
+
+// keptList returns the -test.list output kept beside the binary, if it
+// was listed from this very binary (its stamp).
+func (b *Binary) keptList() ([]byte, bool) {
+	if !b.kept {
+		return nil, false
+	}
+	kept, err := os.ReadFile(listFile(b.Path))
+	if err != nil {
+		return nil, false
+	}
+	stamp, list, ok := bytes.Cut(kept, []byte("\n"))
+	if !ok || string(stamp) != binaryStamp(b.Path) {
+		return nil, false
+	}
+	return list, true
+}
+
+// keepList keeps the binary's -test.list output beside it, stamped.
+func (b *Binary) keepList(list []byte) {
+	if b.kept {
+		os.WriteFile(listFile(b.Path), append([]byte(binaryStamp(b.Path)+"\n"), list...), 0o644)
+	}
 }

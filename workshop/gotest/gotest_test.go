@@ -51,7 +51,7 @@ func TestBuildAtKeepsTheBinary(t *testing.T) {
 // TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged: a second build of
 // unchanged code does not run go test -c; a changed file of the
 // workspace, a changed overlay or other flags do, and the binary is the
-// new code's.
+// new code's, its tests listed anew (TopLevel keeps a kept binary's list).
 func TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("the go command is watched through a shell script")
@@ -118,6 +118,19 @@ func TestBuildAtAsksTheGoCommandOnlyWhenSomethingChanged(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("the binary replaced", overlay, []string{"-vet=off"}, true, "TestR")
+	// The list of an unchanged binary is the one kept beside it: a binary
+	// that can no longer run still lists its tests.
+	if err := os.Chmod(path, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	b, out, err := BuildAt(path, dir, overlay, "-vet=off")
+	if err != nil || b == nil {
+		t.Fatalf("build: %v %s", err, out)
+	}
+	defer b.Remove()
+	if got, err := b.TopLevel(); err != nil || strings.Join(got, " ") != "TestR" {
+		t.Errorf("the kept list: tests %v (%v), want TestR without running the binary", got, err)
+	}
 }
 
 // TestBuildErrorsNameTheFileStoodInFor: the compiler names a stand-in by

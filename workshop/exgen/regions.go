@@ -111,7 +111,9 @@ func readSource(path string, exercises map[int]*Exercise) (sourceFile, error) {
 	}
 	f := sourceFile{name: filepath.Base(path)}
 	sc := bufio.NewScanner(strings.NewReader(string(data)))
-	sc.Buffer(make([]byte, 1<<20), 1<<20)
+	// Lines up to 1 MB, the buffer grown as a line needs it: a zeroed
+	// megabyte per file read was a sixth of a warm check 07's own CPU.
+	sc.Buffer(nil, 1<<20)
 	for sc.Scan() {
 		f.lines = append(f.lines, sc.Text())
 	}

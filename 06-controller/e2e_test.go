@@ -256,10 +256,10 @@ func TestE2EOurServerAsKubeAPIServer(t *testing.T) {
 // SERVER=ours's): both ends of the wire are the workshop's, and the two
 // controllers still make the same writes and leave the same objects.
 // Chapter 07 serves no Namespaces; each controller gets a namespace name
-// of its own, which needs none. It needs no cluster, but runs on a real
-// clock with the e2e tier (make e2e), not beside every check of 06: a
+// of its own, which needs none. It needs no cluster: make test and the
+// e2e tier run it, the runner's check of 06 does not (TestE2E*): a
 // learner's copy is judged by the scenarios, and a story on a real clock
-// under a loaded machine's -race is the e2e tier's to wait for.
+// under a loaded machine's -race is not for every check.
 func TestE2EControllersAgreeOnOurServer(t *testing.T) {
 	_, kube, walk := ourServer(t)
 	controllersAgree(t, kube, walk, func(which string) string { return "twin-" + which })

@@ -6,6 +6,7 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"sync"
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
@@ -68,7 +69,12 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 	if err != nil {
 		return err
 	}
-	var runErr error
+	// Leader election runs OnStartedLeading in a goroutine of its own,
+	// under a context it cancels when the leadership ends, and RunOrDie
+	// does not wait for it: the controller's error comes back on a
+	// channel, and Run waits for it once the controller has started.
+	var mu sync.Mutex
+	var ran chan error // made when the controller starts
 	leaderelection.RunOrDie(ctx, leaderelection.LeaderElectionConfig{
 		Lock:            lock,
 		LeaseDuration:   opts.LeaseDuration,
@@ -82,7 +88,11 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 				if opts.OnLeading != nil {
 					opts.OnLeading(true)
 				}
-				runErr = runController(ctx, kube, walk, opts)
+				done := make(chan error, 1)
+				mu.Lock()
+				ran = done
+				mu.Unlock()
+				done <- runController(ctx, kube, walk, opts)
 			},
 			OnStoppedLeading: func() {
 				klog.Infof("%s: no longer leading", id)
@@ -97,7 +107,13 @@ func Run(ctx context.Context, cfg *rest.Config, opts Options) error {
 			},
 		},
 	})
-	return runErr
+	mu.Lock()
+	done := ran
+	mu.Unlock()
+	if done == nil {
+		return nil // never led (or its goroutine has yet to start, on a context already cancelled)
+	}
+	return <-done
 }
 
 // runController wires the controller to our parts and runs it until ctx

@@ -29,6 +29,7 @@ import (
 	"k8s.io/client-go/dynamic"
 	"k8s.io/client-go/kubernetes"
 	"k8s.io/client-go/kubernetes/scheme"
+	"k8s.io/client-go/rest"
 
 	ws "example.com/walkthrough/07-watchserver"
 	"example.com/walkthrough/workshop/cluster"
@@ -40,12 +41,7 @@ import (
 // Put into our etcd under the same key, our Storage reads it back as the
 // same object: the chapter's codec speaks kube-apiserver's storage format.
 func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
-	cfg := cluster.Require(t)
-	etcdURL := cluster.RequireEtcd(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := cluster.Namespace(t, cs.CoreV1())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, _, cs, etcdURL, ns := onKubeAPIServer(t)
 	created, err := cs.CoreV1().ConfigMaps(ns).Create(ctx, &corev1.ConfigMap{
 		ObjectMeta: metav1.ObjectMeta{Name: "stored", Labels: map[string]string{"app": "web"}},
 		Data:       map[string]string{"k": "1"},
@@ -79,12 +75,7 @@ func TestE2EReadsWhatKubeAPIServerStored(t *testing.T) {
 // writes the same bytes for it (up to the managedFields kube-apiserver
 // adds and ours does not keep).
 func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
-	cfg := cluster.Require(t)
-	etcdURL := cluster.RequireEtcd(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := cluster.Namespace(t, cs.CoreV1())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, _, cs, etcdURL, ns := onKubeAPIServer(t)
 	holder := "me"
 	created, err := cs.CoordinationV1().Leases(ns).Create(ctx, &coordinationv1.Lease{
 		ObjectMeta: metav1.ObjectMeta{Name: "stored"},
@@ -100,6 +91,19 @@ func TestE2EReadsTheLeaseKubeAPIServerStored(t *testing.T) {
 		t.Fatalf("our Storage read %+v, want the Lease kube-apiserver created (uid %s) at rv %d", got, created.UID, rev)
 	}
 	t.Logf("kube-apiserver's Lease: %d bytes under %s, k8s\\x00 envelope; read back by ours", len(value), ws.Leases.Key(ns, "stored"))
+}
+
+// onKubeAPIServer is what a test of kube-apiserver's stored bytes needs of
+// the local control plane (skipped without one): its config and a client,
+// its etcd's URL, a namespace of the test's own, and a minute to do it in.
+func onKubeAPIServer(t *testing.T) (ctx context.Context, cfg *rest.Config, cs kubernetes.Interface, etcdURL, ns string) {
+	cfg = cluster.Require(t)
+	etcdURL = cluster.RequireEtcd(t)
+	cs = kubernetes.NewForConfigOrDie(cfg)
+	ns = cluster.Namespace(t, cs.CoreV1())
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	t.Cleanup(cancel)
+	return ctx, cfg, cs, etcdURL, ns
 }
 
 // ourStorageReads copies the bytes kube-apiserver stored for the object
@@ -132,12 +136,7 @@ func ourStorageReads(ctx context.Context, t *testing.T, etcdURL string, res *ws.
 // a status it must drop, and none of the fields apps/v1 defaults) created
 // on both comes back with the same spec, generation 1 and no status.
 func TestE2EReadsTheDeploymentKubeAPIServerStored(t *testing.T) {
-	cfg := cluster.Require(t)
-	etcdURL := cluster.RequireEtcd(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := cluster.Namespace(t, cs.CoreV1())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, _, cs, etcdURL, ns := onKubeAPIServer(t)
 	theirs, err := cs.AppsV1().Deployments(ns).Create(ctx, newDeployment("stored"), metav1.CreateOptions{})
 	if err != nil {
 		t.Fatal(err)
@@ -171,12 +170,7 @@ func TestE2EReadsTheDeploymentKubeAPIServerStored(t *testing.T) {
 // granted for an hour and a minute (--event-ttl and the lease manager's
 // slack), and our Storage reads kube-apiserver's bytes back as its Event.
 func TestE2EStoresTheEventKubeAPIServerStores(t *testing.T) {
-	cfg := cluster.Require(t)
-	etcdURL := cluster.RequireEtcd(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := cluster.Namespace(t, cs.CoreV1())
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
+	ctx, _, cs, etcdURL, ns := onKubeAPIServer(t)
 	at := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	event := &corev1.Event{
 		ObjectMeta:     metav1.ObjectMeta{Name: "web.stored", Namespace: ns},
@@ -275,13 +269,8 @@ func TestE2EStoresTheEventKubeAPIServerStores(t *testing.T) {
 // itself is JSON under /registry/apiextensions.k8s.io/customresourcedefinitions/,
 // in apiextensions.k8s.io/v1beta1 (ours stores v1: see docs/07).
 func TestE2EReadsTheCustomResourceKubeAPIServerStored(t *testing.T) {
-	cfg := cluster.Require(t)
-	etcdURL := cluster.RequireEtcd(t)
-	cs := kubernetes.NewForConfigOrDie(cfg)
-	ns := cluster.Namespace(t, cs.CoreV1())
+	ctx, cfg, _, etcdURL, ns := onKubeAPIServer(t)
 	dyn := dynamic.NewForConfigOrDie(cfg)
-	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
-	defer cancel()
 
 	crd := &unstructured.Unstructured{}
 	if err := crd.UnmarshalJSON(crdManifest(t)); err != nil {

@@ -44,7 +44,11 @@ type outcome struct {
 	// raceOnly: the race is all it failed on (no step diverged, nothing
 	// crashed or stuck): it may only have run beside the racing code.
 	raceOnly bool
-	culprit  int   // the exercise whose code made it diverge, once known
+	culprit  int // the exercise whose code made it diverge, once known
+	// suspects are the exercises whose code it may have diverged in: the
+	// ones its frames name, then those it runs, never one that is the
+	// reference's to the letter.
+	suspects []int
 	located  Proof // how culprit was proved, if it was
 	notRun   bool  // it never ran: the binary stopped before it
 	stuck    bool  // it was stopped for making no progress
@@ -552,8 +556,17 @@ func judging(chapterDir string, blame Blame, id int) ([]string, error) {
 // on your track, that one. Else a swap settles it: your code of one
 // candidate exercise is replaced by the reference's, and the checks run
 // again; those that pass now diverged in that exercise. A check nothing
-// settles stays with the exercise it is tagged with.
+// settles stays with the exercise it is tagged with, unless that one is
+// the reference's to the letter (offTheLetter).
 func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[int][]string, onTrack, suspect, stubbed func(int) bool, env []string, quiet time.Duration, flags []string) error {
+	if err := k.search(outcomes, blame, tagged, onTrack, suspect, stubbed, env, quiet, flags); err != nil {
+		return err
+	}
+	return k.offTheLetter(outcomes, tagged, suspect, env, quiet, flags)
+}
+
+// search is culprits' search: frames, the only suspect, swaps.
+func (k *code) search(outcomes map[string]*outcome, blame Blame, tagged map[int][]string, onTrack, suspect, stubbed func(int) bool, env []string, quiet time.Duration, flags []string) error {
 	tagOf := map[string]int{}
 	last := 0 // the last exercise on your track
 	for id, tests := range tagged {
@@ -588,6 +601,7 @@ func (k *code) culprits(outcomes map[string]*outcome, blame Blame, tagged map[in
 				cands = append(cands, id)
 			}
 		}
+		o.suspects = cands
 		// A check that runs the code of an exercise still stubbed (for a
 		// test the blame file does not know: that may) waits for it: a
 		// test that recovers a stub's panic fails some other way. No
@@ -769,7 +783,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		}
 		// A check the reference fails too now and then says nothing of
 		// your code (Chapter.Unsteady says so instead).
-		if o.located == Unsteady {
+		if o.located.notYours() {
 			continue
 		}
 		status, blocker, blockerChapter := Fail, 0, ""
@@ -807,6 +821,7 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		if e.Status == Pass || e.Status == Unchecked || better {
 			e.Status, e.Blocker, e.BlockerChapter, e.Test, e.Report = status, blocker, blockerChapter, test, o.report
 			e.Located, e.Func, e.FuncProof, e.SwapRuns, e.SwapWanted = o.located, o.fn, o.fnProof, o.swapRuns, o.swapWanted
+			e.Suspects = o.suspects
 			hung, shown = o.hung, o
 		}
 	}

@@ -58,6 +58,9 @@ type Exercise struct {
 	// Runs lists the exercises of this chapter whose code Test runs
 	// (from the chapter's blame file), the exercise itself included.
 	Runs []int
+	// Suspects, for a failure Unproved, lists the exercises you changed
+	// whose code Test runs: the divergence is in one of them.
+	Suspects []int
 	// Passing of Checked of the scenarios and stress tests that check it
 	// pass: a failing exercise may be partly right.
 	Passing, Checked int
@@ -88,20 +91,27 @@ type Exercise struct {
 type Proof int
 
 const (
-	NotLocated  Proof = iota
-	ByFrames          // the frame that panicked, a leaked goroutine's loop, the racing access with no lock, or the literal that wrote the text that diverged, is in it
-	OnlySuspect       // of the exercises the check runs, the only one not the reference's to the letter
-	BySwap            // with the reference's code of it in its place, the check passes
-	Flaky             // not located: the check passed when run again with your code unchanged
-	FlakyBySwap       // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
-	Unsteady          // the check fails only sometimes, and failed too with the reference's code in place of every exercise: not your code
-	Likely            // the check fails only sometimes, and runs code of this exercise that checks failing every time were proved to diverge in
-	WaitsLike         // left out of every run, as it would wait where a stuck check did, which was put on this exercise
+	NotLocated       Proof = iota
+	ByFrames               // the frame that panicked, a leaked goroutine's loop, the racing access with no lock, or the literal that wrote the text that diverged, is in it
+	OnlySuspect            // of the exercises the check runs, the only one not the reference's to the letter
+	BySwap                 // with the reference's code of it in its place, the check passes
+	Flaky                  // not located: the check passed when run again with your code unchanged
+	FlakyBySwap            // the check fails only sometimes; with the reference's code of it in its place, it passed every one of SwapRuns runs
+	Unsteady               // the check fails only sometimes, and failed too with the reference's code in place of every exercise: not your code
+	Likely                 // the check fails only sometimes, and runs code of this exercise that checks failing every time were proved to diverge in
+	WaitsLike              // left out of every run, as it would wait where a stuck check did, which was put on this exercise
+	Unproved               // no swap of one exercise settled it; of those you changed that it runs, the one its frames name, else the last
+	FailsOnReference       // it fails every time, and with the reference's code in place of every exercise too: not your exercises' code
 )
 
 // bySwap says whether a swap proved it: the check passed, once or as
 // often as it had to, with the reference's code of the exercise in place.
 func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
+
+// notYours says whether the check fails on the reference too, so that
+// it counts against no exercise: now and then (Unsteady), or every time
+// (FailsOnReference).
+func (p Proof) notYours() bool { return p == Unsteady || p == FailsOnReference }
 
 // settled says whether a check's culprit is found: by any proof, not
 // merely marked flaky (confirm's Flaky, which the search must still take
@@ -109,7 +119,7 @@ func (p Proof) bySwap() bool { return p == BySwap || p == FlakyBySwap }
 func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely", "waits like a stuck check"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely", "waits like a stuck check", "unproved", "fails on the reference"}[p]
 }
 
 // Chapter is one chapter's result.
@@ -138,9 +148,10 @@ type Chapter struct {
 	// copy gives) that your copy changed, "synctrack.go: maybeSynced": a
 	// bug there can only be put on an exercise that runs it.
 	Given []string
-	// Unsteady holds the reports of the checks that failed now and then
-	// on your code and also on the reference (Proof Unsteady): they count
-	// against no exercise, and the runner says so.
+	// Unsteady holds the reports of the checks that failed on your code
+	// and also on the reference, now and then (Proof Unsteady) or every
+	// time (FailsOnReference): they count against no exercise, and the
+	// runner says so.
 	Unsteady []string
 }
 
@@ -594,7 +605,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	out.Unreleased = k.unreleased()
 	out.Given = k.givenChanged()
 	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
-		if o := outcomes[t]; o.located == Unsteady {
+		if o := outcomes[t]; o.located.notYours() {
 			out.Unsteady = append(out.Unsteady, o.report)
 		}
 	}

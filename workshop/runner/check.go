@@ -309,6 +309,12 @@ func (r *Runner) blameNote(x *result, e progress.Exercise) {
 		where += ". It is the exercise this check is for; no swap could say whose code fails it, as it fails only sometimes."
 	case progress.Likely:
 		where += ". The failure most likely comes from your code of it: this check fails only sometimes, and checks that fail every time were proved to fail on your code of it."
+	case progress.Unproved:
+		where += ". Not proved: with the reference's code in place of every exercise, this check passes, but no swap of one exercise alone made it pass"
+		if others := without(e.Suspects, e.ID); len(others) > 0 {
+			where += fmt.Sprintf(". It also runs your code of %s, which may be where it diverges, or where it diverges too", exercisesNamed(others))
+		}
+		where += "."
 	case progress.WaitsLike:
 		where += ". This check was not run, as it would wait where a stuck check did, and that check fails on your code of it."
 	case progress.FlakyBySwap:
@@ -365,7 +371,7 @@ func funcLine(c chapters.Chapter, e progress.Exercise) string {
 	case progress.FuncFurther:
 		line += " With the reference's body of it alone in its place, this check gets past the step where yours diverged (it fails further on, in another function of yours)."
 	case progress.FuncByOthers:
-		line += " With the reference's body of it alone in its place, this exercise's quickest failing checks pass or get further (this check is not among them)."
+		line += " With the reference's body of it alone in its place, the quicker checks of this exercise that fail pass or get further (this one, slower, was not rerun)."
 	case progress.FuncNeeded:
 		line += " With the reference's bodies of it and of other functions of the exercise, this check passes; with the others' alone, it still fails."
 	}

@@ -798,10 +798,11 @@ func TestBlameSaysHowItKnows(t *testing.T) {
 		{progress.OnlySuspect, "the only one whose code differs from the reference's", "shown above"},
 		{progress.BySwap, "with the reference's in its place, this check passes", "shown above"},
 		{progress.NotLocated, "also runs your code of exercise 2", "comes from your code"},
+		{progress.Unproved, "Not proved: with the reference's code in place of every exercise, this check passes, but no swap of one exercise alone made it pass. It also runs your code of exercise 2", "comes from your code"},
 	} {
 		var out strings.Builder
 		r := &Runner{Root: t.TempDir(), Out: &out}
-		e := progress.Exercise{Exercise: exgen.Exercise{ID: 7, Title: "Guard the store.", File: "indexer.go"}, Located: c.how, Runs: []int{2, 7}}
+		e := progress.Exercise{Exercise: exgen.Exercise{ID: 7, Title: "Guard the store.", File: "indexer.go"}, Located: c.how, Runs: []int{2, 7}, Suspects: []int{7, 2}}
 		r.blameNote(x, e)
 		got := strings.Join(strings.Fields(out.String()), " ")
 		contains(t, c.how.String(), got, "Exercise 7 (03-indexer/exercise/indexer.go, store.go): Guard the store", c.want)

@@ -22,7 +22,7 @@ chapter   = $(call chapter_of,$(CH))
 help: ## List the targets.
 	@grep -hE '^[a-zA-Z0-9%_-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-18s %s\n", $$1, $$2}'
 
-demo: ## Run the sample controller with a live trace (CLUSTER=local: a real API server; MINE=1: on your own components).
+demo: ## Run the sample controller on chapter 07's server, with a live trace (SERVER=fake: on fake clientsets; CLUSTER=local: on kube-apiserver; MINE=1: on your own components).
 	@$(MAKE) --no-print-directory demo-run
 
 test: check-format vet tidy-check exercises-check generated-check coverage ## Everything CI checks: format, vet, exercises, exercise coverage, -race tests on reference and client-go, tests of the tests.

@@ -631,6 +631,10 @@ func (k *code) search(outcomes map[string]*outcome, blame Blame, tagged map[int]
 	if len(k.s.yours) == 0 {
 		return nil
 	}
+	if err := k.outside(outcomes, env, quiet, flags); err != nil {
+		return err
+	}
+	open = slices.DeleteFunc(open, func(t string) bool { return outcomes[t].located == InGiven })
 	if len(open) == 0 {
 		return k.narrow(outcomes, env, quiet, flags)
 	}
@@ -783,7 +787,9 @@ func judge(chapter string, ex exgen.Exercise, tests []string, outcomes map[strin
 		}
 		// A check the reference fails too now and then says nothing of
 		// your code (Chapter.Unsteady says so instead).
-		if o.located.notYours() {
+		// Nor does one that fails on your code outside the exercises
+		// (Chapter.Outside).
+		if o.located.notYours() || o.located == InGiven {
 			continue
 		}
 		status, blocker, blockerChapter := Fail, 0, ""

@@ -102,6 +102,7 @@ const (
 	WaitsLike              // left out of every run, as it would wait where a stuck check did, which was put on this exercise
 	Unproved               // no swap of one exercise settled it; of those you changed that it runs, the one its frames name, else the last
 	FailsOnReference       // it fails every time, and with the reference's code in place of every exercise too: not your exercises' code
+	InGiven                // with the generated code of the functions outside the exercises you changed in place of yours, it passes
 )
 
 // bySwap says whether a swap proved it: the check passed, once or as
@@ -119,7 +120,7 @@ func (p Proof) notYours() bool { return p == Unsteady || p == FailsOnReference }
 func (p Proof) settled() bool { return p != NotLocated && p != Flaky }
 
 func (p Proof) String() string {
-	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely", "waits like a stuck check", "unproved", "fails on the reference"}[p]
+	return [...]string{"not located", "by frames", "only suspect", "by swap", "flaky", "flaky, by swap", "unsteady on the reference", "likely", "waits like a stuck check", "unproved", "fails on the reference", "in your code outside the exercises"}[p]
 }
 
 // Chapter is one chapter's result.
@@ -153,6 +154,15 @@ type Chapter struct {
 	// time (FailsOnReference): they count against no exercise, and the
 	// runner says so.
 	Unsteady []string
+	// Outside holds the checks that fail on the code outside the
+	// exercises you changed (Given; Proof InGiven): with the generated
+	// code of it in place of yours, they pass.
+	Outside []Failure
+}
+
+// Failure is one check's name, as shown, and its report.
+type Failure struct {
+	Test, Report string
 }
 
 // Done counts the exercises that pass.
@@ -605,8 +615,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	out.Unreleased = k.unreleased()
 	out.Given = k.givenChanged()
 	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
-		if o := outcomes[t]; o.located.notYours() {
+		switch o := outcomes[t]; {
+		case o.located.notYours():
 			out.Unsteady = append(out.Unsteady, o.report)
+		case o.located == InGiven:
+			out.Outside = append(out.Outside, Failure{Test: shownName(t), Report: o.report})
 		}
 	}
 	keep(keptAt, key, out)

@@ -75,6 +75,7 @@ func (r *Runner) Check(chapter string, id int) error {
 	r.unreleased(x)
 	r.givenChanged(x)
 	r.unsteady(x)
+	r.outside(x)
 	if x.res.Build != "" {
 		r.buildFailed(x)
 		return ErrNotAllPass
@@ -89,6 +90,10 @@ func (r *Runner) Check(chapter string, id int) error {
 		}
 		if e.Status != progress.Pass {
 			r.remember(c, id)
+		}
+		if len(x.res.Outside) > 0 && e.Status == progress.Pass {
+			r.outsideNext(x) // the failure shown is outside every exercise
+			return ErrNotAllPass
 		}
 		return r.explain(x, e)
 	}
@@ -108,6 +113,11 @@ func (r *Runner) Check(chapter string, id int) error {
 		}
 	}
 	e, ok := x.next()
+	if len(x.res.Outside) > 0 {
+		r.remember(c, e.ID)
+		r.outsideNext(x)
+		return ErrNotAllPass
+	}
 	if !ok {
 		r.remember(c, 0)
 		r.allPass(x)
@@ -511,8 +521,8 @@ func report(out string) string {
 }
 
 // givenChanged says which functions outside the exercises your copy
-// changed (progress.Chapter.Given). When a check fails: the runner finds
-// a culprit by swapping exercises' code, and cannot swap those. When all
+// changed (progress.Chapter.Given). When a check fails: the runner tries
+// it with the generated code of those in place of yours too. When all
 // pass: the checks are written for the exercises, and may not hold what
 // that code must (the 02 trial's IsClosed without its lock passed unsaid).
 func (r *Runner) givenChanged(x *result) {
@@ -524,7 +534,7 @@ func (r *Runner) givenChanged(x *result) {
 		r.printf("\n")
 		return
 	}
-	r.say("Note:     ", fmt.Sprintf("your copy changes code outside the exercises, which the runner cannot swap for the reference's to find a culprit: %s. A bug there is put on an exercise that runs it; compare it with the reference's if the blame below makes no sense.", strings.Join(x.res.Given, ", ")))
+	r.say("Note:     ", fmt.Sprintf("your copy changes code outside the exercises: %s. A check that fails is also run with the generated code of it in place of yours: one that passes then is shown as failing on that code (Outside), not on an exercise.", strings.Join(x.res.Given, ", ")))
 	r.printf("\n")
 }
 

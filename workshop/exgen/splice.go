@@ -1,6 +1,8 @@
 package exgen
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"go/ast"
 	"go/format"
@@ -196,6 +198,23 @@ func Changed(mine, gen []byte, keys []string) []string {
 		}
 	}
 	return out
+}
+
+// BodiesSum sums the bodies of the functions named by keys in src,
+// spacing aside, in the order of keys: two copies with the same sum hold
+// the same code there. A function missing counts as such.
+func BodiesSum(src []byte, keys []string) string {
+	spans, err := bodies(src, keys)
+	h := sha256.New()
+	for _, k := range keys {
+		sp, ok := spans[k]
+		if err != nil || !ok {
+			fmt.Fprintf(h, "%s missing\n", k)
+			continue
+		}
+		fmt.Fprintf(h, "%s %s\n", k, strings.Join(strings.Fields(string(src[sp.start:sp.end])), " "))
+	}
+	return hex.EncodeToString(h.Sum(nil)[:8])
 }
 
 // ReferenceFuncs returns the source of the functions in a reference file

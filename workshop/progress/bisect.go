@@ -88,6 +88,9 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 		if id == k.asked {
 			share += 0.5
 		}
+		if k.unchanged(id) {
+			share -= 2 // as it was when it last passed (recent.go)
+		}
 		return share
 	}
 	var suspects []int
@@ -138,6 +141,11 @@ func (k *code) bisect(outcomes map[string]*outcome, open []string, candidates ma
 	var alone []int
 	if len(fresh) >= 4 {
 		alone = fresh[:1]
+	}
+	// The one exercise changed since it last passed, alone, when the
+	// others are as they passed: one swap settles it.
+	if changed := slices.DeleteFunc(slices.Clone(fresh), k.unchanged); len(fresh) >= 2 && len(changed) == 1 && !slices.Contains(alone, changed[0]) {
+		alone = append(alone, changed[0])
 	}
 	if len(fresh) >= 3 && slices.Contains(fresh, k.asked) && !slices.Contains(alone, k.asked) {
 		alone = append(alone, k.asked)

@@ -158,6 +158,10 @@ type Chapter struct {
 	// exercises you changed (Given; Proof InGiven): with the generated
 	// code of it in place of yours, they pass.
 	Outside []Failure
+	// Prints sums, per exercise, your code of it as this check judged
+	// it (the runner keeps those of the exercises that passed:
+	// Options.PassedPrints).
+	Prints map[int]string
 }
 
 // Failure is one check's name, as shown, and its report.
@@ -186,6 +190,11 @@ func Check(c chapters.Chapter, files map[string][]byte) (*Chapter, error) {
 
 // Options change what CheckWith runs.
 type Options struct {
+	// PassedPrints are, per exercise, the sums of your code of it
+	// (Chapter.Prints) at the last check it passed: the runner keeps
+	// them. An exercise unchanged since is the last suspect the search
+	// for a divergence swaps.
+	PassedPrints map[int]string
 	// Impl is the implementation the scenarios run against; empty means
 	// scenario.Exercise, the learner's copy.
 	Impl string
@@ -412,6 +421,7 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	k.idle = idleFor(c.RealClock())
 	k.everySuspect = opts.EverySuspect
 	k.asked = opts.Only
+	k.passedPrints = opts.PassedPrints
 	if k.notYours, err = referenceRuns(c, opts.Files); err != nil {
 		return nil, err
 	}
@@ -511,6 +521,8 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
+	k.printsNow = k.prints(exercises)
+	out.Prints = k.printsNow
 	expected := only
 	if expected == nil {
 		if expected, err = allChecks(c.Dir, blame); err != nil {

@@ -37,6 +37,9 @@ type code struct {
 	// the one you are working on, so the likeliest suspect after those
 	// the evidence names (bisect).
 	asked int
+	// passedPrints are Options.PassedPrints; printsNow, your code's sums
+	// now (prints): unchanged says which exercises are as they passed.
+	passedPrints, printsNow map[int]string
 	// plainChecks are the binary's top-level checks, which the blame file
 	// does not measure (plainChecks).
 	plainChecks []string

@@ -209,7 +209,8 @@ func exercise(c chapters.Chapter, id int) (exgen.Exercise, error) {
 // offTrack names the exercises off your track, whose tests also judge
 // the exercises on it (progress.Options.OffTrack).
 func (r *Runner) run(c chapters.Chapter, offTrack func(int) bool, only int) (*progress.Chapter, *mineChoice, error) {
-	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true, Reuse: r.reuse}
+	opts := progress.Options{Race: r.Race, OffTrack: offTrack, Say: r.sayProgress(c), Only: only, Keep: true, Reuse: r.reuse,
+		PassedPrints: LoadState(r.Root).passedPrints(c.Name)}
 	var choice *mineChoice
 	if r.Mine {
 		deps, err := chapters.Deps(r.Root, c)

@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
+	"strings"
 	"time"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -36,6 +38,10 @@ type State struct {
 	// directory then: while the directory is byte for byte the same,
 	// solution shows the reference without running the tests again.
 	PassedOn map[string]string `json:"passedOn,omitempty"`
+	// PassedPrints maps an exercise ("05-workqueue/3") to the sum of your
+	// code of it at the last check it passed (progress.Chapter.Prints):
+	// when a check fails, the exercises changed since are searched first.
+	PassedPrints map[string]string `json:"passedPrints,omitempty"`
 	// Tracks maps a chapter to the track you chose for it: TrackCore,
 	// TrackDeep or TrackBlank (start, core, deep, blank; reset of a whole
 	// chapter and `make exercises FORCE=1` set it back to core). A chapter
@@ -104,6 +110,9 @@ func LoadState(root string) *State {
 	if s.PassedOn == nil {
 		s.PassedOn = map[string]string{}
 	}
+	if s.PassedPrints == nil {
+		s.PassedPrints = map[string]string{}
+	}
 	if s.Tracks == nil {
 		s.Tracks = map[string]string{}
 	}
@@ -144,6 +153,19 @@ func SetTrack(root, chapter, track string) error {
 	s := LoadState(root)
 	s.Tracks[chapter] = track
 	return s.Save(root)
+}
+
+// passedPrints is PassedPrints of one chapter, by exercise.
+func (s *State) passedPrints(chapter string) map[int]string {
+	out := map[int]string{}
+	for key, sum := range s.PassedPrints {
+		if ch, id, ok := strings.Cut(key, "/"); ok && ch == chapter {
+			if n, err := strconv.Atoi(id); err == nil {
+				out[n] = sum
+			}
+		}
+	}
+	return out
 }
 
 // forgetPassed drops the exercises ids of chapter from those that passed

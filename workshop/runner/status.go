@@ -129,6 +129,9 @@ func (r *Runner) announce(x *result) {
 		if unjudged || e.Status != progress.Pass {
 			continue
 		}
+		if p := x.res.Prints[e.ID]; p != "" {
+			s.PassedPrints[hintKey(name, e.ID)] = p // the search tries changed code first (progress.Options.PassedPrints)
+		}
 		now = append(now, e.ID)
 		switch {
 		case !seen || slices.Contains(before, e.ID):

@@ -382,6 +382,13 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 					"            that call. Either what it waits for should be there (is the\n"+
 					"            goroutine that takes it running yet?), or let the lock go first.\n            %s\n",
 					k.function(caller), state, lock, k.function(f), k.path(caller))
+				if f != caller {
+					// Where the holder makes the call: the fix is often
+					// there, letting the lock go before it (trial W's
+					// ShutDown waited for the metrics loop under q.mu,
+					// and was shown the wait's line only).
+					fmt.Fprintf(b, "            called under the lock from %s\n            %s\n", k.function(f), k.path(f))
+				}
 				return k.heldBlame(f, caller)
 			}
 		}
@@ -389,9 +396,10 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 	return nil, ""
 }
 
-// heldBlame is whom a Held: report blames: the function that waits while
-// holding the lock (waiter) is proof only when the one that took the lock
-// (holder) is of the same exercise, or of none. When they differ, either
+// heldBlame is whom a Held: report blames: the exercise of the function
+// that waits while holding the lock (waiter) is proof only when the one
+// that took the lock (holder) is of the same exercise (then the holder is
+// the function named), or of none. When they differ, either
 // may have diverged: a holder that should not hold the lock across the
 // call, or that never started the goroutine the call waits for (the 04
 // trial's processor that never ran a listener, whose add then blocked
@@ -401,7 +409,11 @@ func (k *code) heldAcross(b *strings.Builder, gs []goroutine) (owners []int, cul
 func (k *code) heldBlame(holder, waiter frame) (owners []int, culprit string) {
 	h, w := k.owner(holder), k.owner(waiter)
 	switch {
-	case w != 0 && (h == 0 || h == w):
+	case w != 0 && h == w:
+		// The holder decides to make the call under the lock: the fix,
+		// letting it go first, is there (trial W was sent to the wait).
+		return []int{w}, funcKey(holder.fn, k.pkg)
+	case w != 0 && h == 0:
 		return []int{w}, funcKey(waiter.fn, k.pkg)
 	case w != 0:
 		return []int{h, w}, ""

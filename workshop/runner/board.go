@@ -45,7 +45,7 @@ func (b *board) say(chapter, what string) {
 	}
 	if strings.HasPrefix(what, "still ") || strings.Contains(what, " tests done") {
 		if now.Sub(b.last) >= beat {
-			b.stillLocked(now, "still "+b.underWayLocked(now))
+			b.stillLocked(now, "under way: "+b.underWayLocked(now)) // trial W read "still 05-workqueue running the tests"
 		}
 		return
 	}
@@ -73,9 +73,9 @@ func (b *board) finish(chapter string) {
 func (b *board) underWayLocked(now time.Time) string {
 	var parts []string
 	for _, c := range b.order {
-		parts = append(parts, fmt.Sprintf("%s %s (%ds)", c, b.part[c], int(now.Sub(b.start[c]).Seconds())))
+		parts = append(parts, fmt.Sprintf("%s: %s (%ds)", c, b.part[c], int(now.Sub(b.start[c]).Seconds())))
 	}
-	return strings.Join(parts, ", ")
+	return strings.Join(parts, "; ")
 }
 
 func (b *board) sayLocked(now time.Time, line string) {

@@ -32,7 +32,7 @@ func TestBoardSpeaksForBothChapters(t *testing.T) {
 			"01-listwatch: building the tests with your copy, under the race detector (0s)",
 			"02-deltafifo: building the tests with your copy, under the race detector (0s)",
 			"01-listwatch: running the tests (1s)",
-			"still 01-listwatch running the tests (3s), 02-deltafifo building the tests with your copy (3s)",
+			"under way: 01-listwatch: running the tests (3s); 02-deltafifo: building the tests with your copy (3s)",
 			"01-listwatch: checked (3s)",
 			"04-processor: nothing changed since the last check: its result stands (0s)",
 		}

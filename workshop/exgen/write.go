@@ -6,6 +6,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -23,12 +24,16 @@ func Write(chapterDir string) error {
 }
 
 // WriteFiles writes files (Generate's output) into the chapter and removes
-// the exercise files that are not among them.
-func WriteFiles(chapterDir string, files map[string][]byte) error {
+// the exercise files that are not among them, except those named in keep
+// (files a learner added: make exercises FORCE=1 leaves them).
+func WriteFiles(chapterDir string, files map[string][]byte, keep ...string) error {
 	if err := os.MkdirAll(filepath.Join(chapterDir, ExerciseDir), 0o755); err != nil {
 		return err
 	}
 	for _, extra := range ExtraFiles(chapterDir, files) {
+		if slices.Contains(keep, extra) {
+			continue
+		}
 		if err := os.Remove(filepath.Join(chapterDir, extra)); err != nil {
 			return err
 		}

@@ -126,14 +126,28 @@ func write(out io.Writer, root string, c chapters.Chapter, force bool) (bool, er
 			c.Name, strings.Join(guarded, "\n  "), c.Number())
 		return false, nil
 	}
-	if len(guarded) > 0 {
-		backup, err := runner.BackupFiles(root, time.Now(), c, 0, guarded, "make exercises FORCE=1")
-		if err != nil {
-			return false, fmt.Errorf("%s: backing up %s before overwriting them: %w", c.Name, strings.Join(guarded, ", "), err)
+	// A file you added to exercise/ (a helper of yours) is no file the
+	// generator writes: it stays (trial X lost one to FORCE=1, if only to
+	// the backup).
+	var added, overwritten []string
+	for _, name := range guarded {
+		if _, generated := files[name]; generated {
+			overwritten = append(overwritten, name)
+		} else {
+			added = append(added, name)
 		}
-		fmt.Fprintf(out, "%s: overwriting %s; the old files are in %s\n", c.Name, strings.Join(guarded, ", "), backup)
 	}
-	if err := exgen.WriteFiles(c.Dir, files); err != nil {
+	if len(overwritten) > 0 {
+		backup, err := runner.BackupFiles(root, time.Now(), c, 0, overwritten, "make exercises FORCE=1")
+		if err != nil {
+			return false, fmt.Errorf("%s: backing up %s before overwriting them: %w", c.Name, strings.Join(overwritten, ", "), err)
+		}
+		fmt.Fprintf(out, "%s: overwriting %s; the old files are in %s\n", c.Name, strings.Join(overwritten, ", "), backup)
+	}
+	if len(added) > 0 {
+		fmt.Fprintf(out, "%s: keeping %s: you added it, and the generator does not write it\n", c.Name, strings.Join(added, ", "))
+	}
+	if err := exgen.WriteFiles(c.Dir, files, added...); err != nil {
 		return false, err
 	}
 	// The copy is the core track now: a runner that remembered deep or

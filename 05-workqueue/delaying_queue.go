@@ -32,9 +32,9 @@ func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 	return NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{})
 }
 
-// NewTypedDelayingQueueWithConfig returns a delaying queue and starts the
-// goroutine that moves items to the queue when they are ready. ShutDown
-// stops it.
+// NewTypedDelayingQueueWithConfig returns a delaying queue and starts its
+// waiting goroutine. That goroutine moves items to the queue when they are
+// ready; ShutDown stops it.
 func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
 	// exercise:begin 8 The delaying queue: one goroutine sleeps until the next item is due
 	// exercise:hint AddAfter does nothing once the queue is shutting down; else it counts a retry

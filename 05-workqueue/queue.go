@@ -128,13 +128,11 @@ func NewTypedWithConfig[T comparable](config TypedQueueConfig[T]) *Typed[T] {
 // down. An item a worker holds is only marked dirty: Done queues it.
 func (q *Typed[T]) Add(item T) {
 	// exercise:begin 2 Add and Get: the dirty set and the processing set
-	// exercise:hint In Add, you skip an item that is already dirty. You mark a new item dirty. You
-	//   queue it only if no worker holds it.
-	// exercise:hint In Get, you wait for an item and pop the oldest. You move it from dirty to
-	//   processing.
+	// exercise:hint In Add, you skip an item that is already dirty. You mark a new item dirty and
+	//   call q.metrics.add. You queue it only if no worker holds it.
+	// exercise:hint In Get, you wait for an item and pop the oldest. You call q.metrics.get and
+	//   move it from dirty to processing.
 	// exercise:deeper You hold q.mu for the whole call. You ignore Add after shutdown.
-	// exercise:deeper You call q.metrics.add when an item becomes dirty, and q.metrics.get when Get
-	//   hands it out.
 	// exercise:deeper You call q.cond.Signal after you queue an item.
 	// exercise:deeper Get loops on q.cond.Wait while the queue is empty and not shutting down. An
 	//   empty queue after that loop means shutdown.
@@ -191,10 +189,10 @@ func (q *Typed[T]) Get() (item T, shutdown bool) {
 // one more round of work.
 func (q *Typed[T]) Done(item T) {
 	// exercise:begin 3 Done: give an item back, and queue it again if it changed meanwhile
-	// exercise:hint You take item out of the processing set. If item is dirty, you put it at the
-	//   back of the queue. Wake whoever waits: a Get for the item you queued, a drain for an empty
-	//   processing set.
-	// exercise:deeper You hold q.mu and call q.metrics.done first.
+	// exercise:hint You call q.metrics.done and take item out of the processing set. If item is
+	//   dirty, you put it at the back of the queue. Wake whoever waits: a Get for the item you
+	//   queued, a drain for an empty processing set.
+	// exercise:deeper You hold q.mu for the whole call.
 	// exercise:deeper After you queue a dirty item, you call q.cond.Signal.
 	// exercise:deeper When the processing set becomes empty, you call q.cond.Broadcast, even if you
 	//   queued the item again: every ShutDownWithDrain may be waiting.

@@ -38,9 +38,9 @@ func NewTypedDelayingQueue[T comparable]() TypedDelayingInterface[T] {
 	return NewTypedDelayingQueueWithConfig(TypedDelayingQueueConfig[T]{})
 }
 
-// NewTypedDelayingQueueWithConfig returns a delaying queue and starts the
-// goroutine that moves items to the queue when they are ready. ShutDown
-// stops it.
+// NewTypedDelayingQueueWithConfig returns a delaying queue and starts its
+// waiting goroutine. That goroutine moves items to the queue when they are
+// ready; ShutDown stops it.
 func NewTypedDelayingQueueWithConfig[T comparable](config TypedDelayingQueueConfig[T]) TypedDelayingInterface[T] {
 	if config.Queue == nil {
 		config.Queue = NewTypedWithConfig(TypedQueueConfig[T]{Name: config.Name, MetricsProvider: config.MetricsProvider})

@@ -91,11 +91,13 @@ func (r *Runner) chooseTrack(c chapters.Chapter, list []exgen.Exercise) (string,
 	r.say("", fmt.Sprintf("Choose a track for %s before you read %s (the core track's copy holds the code the deep track asks you to write):", c.Name, docOf(r.Root, c.Name)))
 	core, all := functionCounts(c, list)
 	r.say("  core   ", fmt.Sprintf("%d exercises, %s: the component's rules. Its locking, loops and lifecycles are written for you.", len(list)-deep, countOf(core, "function")))
-	// The whole of it, from the same 20 to 40 minutes (all four trials
-	// of 2026-11-29 multiplied it out themselves).
-	parts := fmt.Sprintf("those %d parts as exercises too (20 to 40 minutes each: %s for them)", deep, hoursFor(deep*20, deep*40))
+	// The whole of it (all four trials of 2026-11-29 multiplied it out
+	// themselves), as a budget for all of them: not "20 to 40 minutes
+	// each", since they are uneven (trial W: 05's exercise 10 is two
+	// one-line bodies, its exercise 8 the real job).
+	parts := fmt.Sprintf("those %d parts as exercises too (from a few lines to a whole loop: about %s in all)", deep, hoursFor(deep*20, deep*40))
 	if deep == 1 {
-		parts = "that part as an exercise too (20 to 40 minutes)" // trial R read "those 1 parts"
+		parts = "that part as an exercise too (about 20 to 40 minutes)" // trial R read "those 1 parts"
 	}
 	r.say("  deep   ", fmt.Sprintf("%d exercises, %s: core, and %s.", len(list), countOf(all, "function"), parts))
 	r.say("  blank  ", fmt.Sprintf("%d exercises stubbed at once, the same %s: the chapter from its types and doc comments, with no code of the exercises to read.", len(list), countOf(all, "function")))

@@ -145,7 +145,7 @@ func (k *code) outcomes(res *runs, quiet time.Duration) map[string]*outcome {
 			}
 		}
 		text, owners := k.leaked(res.Leaks, after)
-		out[LeakCheck] = &outcome{test: LeakCheck, report: indentReason(text), owners: owners, proof: len(owners) > 0}
+		out[LeakCheck] = &outcome{test: LeakCheck, report: k.leakLine() + indentReason(text), owners: owners, proof: len(owners) > 0}
 	}
 	return out
 }

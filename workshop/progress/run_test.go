@@ -106,6 +106,41 @@ func TestSaidBeforeALeak(t *testing.T) {
 	}
 }
 
+// TestLeakReportHasAHeader: the leak check's report starts as a test's
+// does, with what failed and its file (trial W, F7: it started straight
+// at "Leak:"), then says which goroutine of yours was left.
+func TestLeakReportHasAHeader(t *testing.T) {
+	k := testCode()
+	k.s.dir = filepath.Join(t.TempDir(), "03-indexer")
+	if err := os.MkdirAll(k.s.dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(k.s.dir, "leak_test.go"), []byte("package indexer_test\n\nfunc TestMain(m *testing.M) {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	k.s.yours = map[string]string{"/w/03-indexer/store.go": "03-indexer/exercise/store.go"}
+	dump := `goroutine 9 [select]:
+example.com/walkthrough/03-indexer.(*ThreadSafeStore).Update(0xc0000a0e00, {0x8c3a5e, 0x4})
+	/w/03-indexer/store.go:11 +0x4e
+`
+	res := &runs{Result: &gotest.Result{Passed: map[string]bool{"TestA": true}}, Leaks: dump}
+	o := k.outcomes(res, 0)[LeakCheck]
+	if o == nil {
+		t.Fatal("no leak check outcome")
+	}
+	want := "Leak check failed (TestMain in 03-indexer/leak_test.go):\n  Leak:     goroutines of your code were still running after every test had\n"
+	if !strings.HasPrefix(o.report, want) {
+		t.Errorf("leak report starts:\n%s\nwant it to start with\n%s", o.report, want)
+	}
+	if !strings.Contains(o.report, "03-indexer/exercise/store.go:11") {
+		t.Errorf("leak report does not show where the goroutine waits:\n%s", o.report)
+	}
+	k.s.dir = t.TempDir() // no TestMain to be found
+	if got := k.leakLine(); got != "Leak check failed (TestMain):\n" {
+		t.Errorf("with no file: %q", got)
+	}
+}
+
 // TestExampleFailureShowsBothOutputs: an example's got and want are
 // shown whole, whatever their length, so the differing lines are there.
 func TestExampleFailureShowsBothOutputs(t *testing.T) {

@@ -539,6 +539,16 @@ func (k *code) leaked(leak, after string) (string, []int) {
 	return b.String(), append(keepers, owners...)
 }
 
+// leakLine heads the leak check's report as testLine heads a test's: what
+// failed, and where it runs. Trial W (F7): every other report starts with
+// "TestX failed (file):", and the leak one started straight at "Leak:".
+func (k *code) leakLine() string {
+	if file, ok := strings.CutPrefix(k.testLine("TestMain"), "TestMain failed ("); ok {
+		return "Leak check failed (TestMain in " + file
+	}
+	return "Leak check failed (TestMain):\n"
+}
+
 // plain is a plain test's failure: its own lines, the first and the last
 // ones when there are many. The last are kept because a test says why it
 // failed (t.Fatal) after what it logged on the way.

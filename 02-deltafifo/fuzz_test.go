@@ -179,7 +179,7 @@ func (s *fuzzSide) pop(failWith error) []string {
 	if s.f.waiting != nil {
 		return []string{"a Pop is already waiting"}
 	}
-	return []string{"pop: " + s.wait(func() string { return s.d.pop(s.f, failWith, false) })}
+	return []string{"pop: " + s.wait(func() string { return s.d.pop(s.f, failWith, false, false) })}
 }
 
 // wait runs call as the consumer: its line, or "blocked" while it waits.
@@ -237,7 +237,7 @@ func (s *fuzzSide) replace(o fuzzOp) []string {
 	default:
 		// Drain: pop until a Pop waits (or the closed queue says so).
 		for s.f.waiting == nil && len(out) < 20 {
-			line, returned := s.d.async(s.f, func() string { return s.d.pop(s.f, nil, false) })
+			line, returned := s.d.async(s.f, func() string { return s.d.pop(s.f, nil, false, false) })
 			if !returned {
 				line = "blocked"
 			}

@@ -18,14 +18,16 @@ import (
 // returns reports what it got.
 var popCommands = []scenario.Command[*driver]{
 	{Name: "pop", Run: (*driver).popCmd,
-		Usage: `pop [n=K | NAME=K ...] [error=TEXT] [sorted] [show-done]
+		Usage: `pop [n=K | NAME=K ...] [error=TEXT] [sorted] [show-done] [write-during-process]
 K Pops (NAME=K: K on queue NAME). Each hands its deltas to a process
 function that records them, applies them to the consumer cache as an
 informer would, and returns error TEXT if given. A line per pop: the
 key, the deltas, isInInitialList, and HasSynced after the pop. "sorted"
 sorts the lines, where the order is not part of the contract (set).
 "show-done" also says whether the HasSyncedChecker channel was closed
-while process ran.`,
+while process ran. "write-during-process" has another goroutine add
+ns/probe@0 while process runs, and says whether that write landed
+before process returned or waited for the queue's lock.`,
 		Example: "pop n=2 sorted"},
 	{Name: "pop-batch", Run: (*driver).popCmd,
 		Usage: `pop-batch [n=K] [error=TEXT]
@@ -51,7 +53,7 @@ func (d *driver) popCmd(t testing.TB, td *datadriven.TestData) string {
 		}
 		fn := func() string { return d.popBatch(f, failWith) }
 		if td.Cmd == "pop" {
-			fn = func() string { return d.pop(f, failWith, td.HasArg("show-done")) }
+			fn = func() string { return d.pop(f, failWith, td.HasArg("show-done"), td.HasArg("write-during-process")) }
 		}
 		lines := d.popTimes(t, td, f, n, fn)
 		if td.HasArg("sorted") {
@@ -100,12 +102,22 @@ func (d *driver) async(f *fifo, fn func() string) (string, bool) {
 }
 
 // pop runs one Pop and writes what it handed out.
-func (d *driver) pop(f *fifo, failWith error, showDone bool) string {
+func (d *driver) pop(f *fifo, failWith error, showDone, probeWrite bool) string {
 	var trace string
+	var written chan struct{}
 	ds, err := f.q.Pop(func(ds []delta, initial bool) error {
 		trace = fmt.Sprintf("%s (init=%t", formatDeltas(ds), initial)
 		if showDone {
 			trace += fmt.Sprintf(", done during process=%t", isDone(f.q.Done()))
+		}
+		if probeWrite {
+			written = make(chan struct{})
+			go writeDuringProcess(d.im, f.q, written)
+			outcome := "waited"
+			if scenario.ReturnsBeforeALock(written, "deltafifo_test.writeDuringProcess(") {
+				outcome = "landed"
+			}
+			trace += ", write during process=" + outcome
 		}
 		for _, dl := range ds {
 			if err := apply(d.im, f.cache, dl); err != nil {
@@ -114,6 +126,9 @@ func (d *driver) pop(f *fifo, failWith error, showDone bool) string {
 		}
 		return failWith
 	})
+	if written != nil {
+		<-written // Pop has let go of the lock: a write that waited lands now
+	}
 	if ds == nil && trace == "" {
 		return "error: " + err.Error()
 	}
@@ -122,6 +137,17 @@ func (d *driver) pop(f *fifo, failWith error, showDone bool) string {
 		line += " → error: " + err.Error()
 	}
 	return line
+}
+
+// writeDuringProcess adds ns/probe@0 and closes written: a producer
+// that comes while a Pop's process runs. Its name is how
+// scenario.ReturnsBeforeALock finds its goroutine.
+func writeDuringProcess(im impl, q queue, written chan<- struct{}) {
+	defer close(written)
+	obj, err := parseObject(im, "ns/probe@0")
+	if err == nil {
+		_ = q.Add(obj)
+	}
 }
 
 // popBatch runs one PopBatch and writes which function got what.

@@ -15,7 +15,8 @@ var writeCommands = []scenario.Command[*driver]{
 		Usage:   "known\nThe input's objects, one a line, go into the consumer cache; ok or the error for each.",
 		Example: "known\nns/a@1"},
 	{Name: "add", Run: (*driver).write,
-		Usage:   "add\nAdd each object of the input; ok or the error for each.",
+		Usage: "add [repeat=K]\nAdd each object of the input; ok or the error for each. With repeat=K, " +
+			"add each K times (a long log in a RealFIFO), and say ok or the first error once per object.",
 		Example: "add\nns/a@1\nns/b@2"},
 	{Name: "update", Run: (*driver).write,
 		Usage:   "update\nUpdate each object of the input, as add does.",
@@ -49,9 +50,15 @@ func (d *driver) write(t testing.TB, td *datadriven.TestData) string {
 	return d.each(t, td, func(f *fifo) []string {
 		q := f.q
 		op := map[string]func(any) error{"add": q.Add, "update": q.Update, "delete": q.Delete}[td.Cmd]
+		repeat := 1
+		td.MaybeScanArgs(t, "repeat", &repeat)
 		var lines []string
 		for _, obj := range d.objects(t, td) {
-			lines = append(lines, result(op(obj)))
+			var err error
+			for i := 0; i < repeat && err == nil; i++ {
+				err = op(obj)
+			}
+			lines = append(lines, result(err))
 		}
 		return lines
 	})

@@ -107,6 +107,35 @@ func TestChapterDocsShareOneShape(t *testing.T) {
 	}
 }
 
+// TestChapterDocsAskForATrackFirst checks that every chapter doc (and its
+// zh twin) says to choose a track (workshop start NN) before it first
+// links the learner's copy: the core copy holds the deep track's answers,
+// and trial X's learner met "open your copy" 240 lines before "choose your
+// track".
+func TestChapterDocsAskForATrackFirst(t *testing.T) {
+	en, _ := filepath.Glob(filepath.Join("..", "docs", "[0-9][0-9]-*.md"))
+	zh, _ := filepath.Glob(filepath.Join("..", "docs", "zh", "[0-9][0-9]-*.md"))
+	if len(en) == 0 || len(zh) == 0 {
+		t.Fatal("no chapter docs found")
+	}
+	for _, doc := range append(en, zh...) {
+		data, err := os.ReadFile(doc)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text, chapter := string(data), strings.TrimSuffix(filepath.Base(doc), ".md")
+		start := strings.Index(text, "workshop start "+chapter[:2])
+		copyLink := strings.Index(text, "/"+chapter+"/exercise/)")
+		switch {
+		case start < 0:
+			t.Errorf("%s never says to choose a track (go run ./workshop/cmd/workshop start %s core|deep|blank)", doc, chapter[:2])
+		case copyLink >= 0 && copyLink < start:
+			t.Errorf("%s:%d links your copy before it says to choose a track (line %d): say it first",
+				doc, 1+strings.Count(text[:copyLink], "\n"), 1+strings.Count(text[:start], "\n"))
+		}
+	}
+}
+
 // TestExerciseTables checks each chapter doc's exercise table is the one
 // selftest -record writes from the exercises and the blame file, so the
 // doc and the runner agree on the order and on what runs on what.

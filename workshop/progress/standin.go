@@ -107,7 +107,7 @@ func (s *standIn) translate(text string) string {
 			text = strings.ReplaceAll(text, "./"+filepath.Base(ref)+":", mine+":")
 		}
 	}
-	return text
+	return s.harnessFrames(text)
 }
 
 // isYours reports whether path (a reference file's absolute path, as a

@@ -267,8 +267,7 @@ func (r *Runner) Status(chapter string) error {
 				return nil
 			}
 			r.say("Next: ", fmt.Sprintf("exercise %d of %s, %s.", e.ID, x.c.Name, strings.TrimSuffix(e.Title, ".")))
-			r.next(fmt.Sprintf("Open %s and fill in the function that panics. Then check it, or let watch re-run it every time you save:", exerciseFile(x.c, e.Exercise)),
-				r.checkCmd(x.c, e.ID), r.cmd("watch"))
+			r.next(nextStep(x.c, e), r.checkCmd(x.c, e.ID), r.cmd("watch"))
 			return nil
 		}
 	}
@@ -282,6 +281,19 @@ func (r *Runner) Status(chapter string) error {
 	}
 	r.next("Every exercise passes. Next: see your own chapters work together, each built on your earlier ones:", Cmd+" status --mine")
 	return nil
+}
+
+// nextStep says what to do with e, the next exercise: fill in its stubs,
+// or fix code of yours that fails a check (trial X: status told a learner
+// whose exercise 3 failed, with no stub left, to "fill in the function
+// that panics").
+func nextStep(c chapters.Chapter, e progress.Exercise) string {
+	if e.Status == progress.Fail {
+		return fmt.Sprintf("Your code of it in %s fails a check: check it to see where and why, then fix it. "+
+			"Or let watch re-run it every time you save:", exerciseFile(c, e.Exercise))
+	}
+	return fmt.Sprintf("Open %s and fill in the function that panics. Then check it, or let watch re-run it every time you save:",
+		exerciseFile(c, e.Exercise))
 }
 
 // reusedNote names the chapters status did not check again, since

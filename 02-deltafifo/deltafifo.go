@@ -209,9 +209,9 @@ func dedupDeltas(d Deltas) Deltas {
 func isDeletionDup(older, newer *Delta) *Delta {
 	// exercise:begin 3 Fold a repeated deletion
 	// exercise:hint Only two Deleted deltas in a row are duplicates. You keep the older one,
-	//   because it was seen first.
-	// exercise:deeper A tombstone (DeletedFinalStateUnknown) knows less than a real final state.
-	//   When the older one is a tombstone, you keep the newer one instead.
+	//   unless it is a tombstone: then the newer one.
+	// exercise:deeper A tombstone (DeletedFinalStateUnknown) knows less than a real final state,
+	//   so a real deletion after it wins. Tell one by a type assertion on older.Object.
 	if older.Type != Deleted || newer.Type != Deleted {
 		return nil
 	}

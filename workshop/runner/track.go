@@ -155,9 +155,14 @@ func (r *Runner) Blank(chapter string) error {
 			write[name] = src
 		}
 	}
-	r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
-	r.fileList(c, write)
-	r.warnWork(c, exerciseIDs(list), write, "blank "+c.Number(), "stubs %s")
+	// A copy already blank needs no change, and writeTrack says so alone
+	// (trial X saw "These files change" over an empty list, then "needed
+	// no change"), as core does.
+	if len(write) > 0 {
+		r.say("", fmt.Sprintf("This stubs all %d exercises of %s, core and deep, at once: the types and doc comments stay, the code goes. These files change (a backup of them is kept):", len(list), c.Name))
+		r.fileList(c, write)
+		r.warnWork(c, exerciseIDs(list), write, "blank "+c.Number(), "stubs %s")
+	}
 	return r.writeTrack(c, write, exerciseIDs(list), "Blank it? [y/N] ", TrackBlank, "blank "+c.Number())
 }
 

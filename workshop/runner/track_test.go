@@ -50,6 +50,15 @@ func TestDeepAndBlank(t *testing.T) {
 	got = out.take()
 	contains(t, "check after blank", got, "0 of 10 exercises pass")
 
+	// Blank again: nothing to change, and only that is said (trial X saw
+	// "These files change" over an empty list, then "needed no change").
+	must(t, r.Blank("03"))
+	got = out.take()
+	contains(t, "blank 03 on a blank copy", got, "03-indexer is on the blank track; your copy needed no change.")
+	if strings.Contains(got, "These files change") {
+		t.Errorf("blank 03 on a blank copy lists the files that change:\n%s", got)
+	}
+
 	// reset keeps the track the chapter is on: every exercise a stub,
 	// so right after blank there is nothing to reset.
 	must(t, r.Reset("03", 0))

@@ -47,9 +47,10 @@ func (r *Reflector) watchWithResync(ctx context.Context, w Watcher) error {
 	//   returns and the Reflector relists. accept drops events of the wrong type or kind, tables,
 	//   and objects without metadata. watchWithResync runs the resync beside the watch.
 	// exercise:deeper After a list from version 0 (any cached version), do not move lastSyncRV
-	//   until the watch is past its initial events: fromStart is false when the watch started from
-	//   "" or "0". sleep waits on a timer or ctx and says which. Stop the watch you opened when you
-	//   return. Wait for the resync goroutine before returning (cancel, then wg.Wait).
+	//   until the watch is past its initial events: propagateFromStart (client-go's
+	//   propagateRVFromStart) is false when it started from "" or "0". sleep waits on a timer or
+	//   ctx and says which. Stop the watch you opened when you return. Wait for the resync
+	//   goroutine before returning (cancel, then wg.Wait).
 	// exercise:track deep
 	resyncErr := make(chan error, 1)
 	resyncCtx, cancel := context.WithCancel(ctx)
@@ -120,7 +121,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 		// A watch from "" or "0" begins with synthetic ADDED events in no
 		// particular order: their versions must not move lastSyncRV until
 		// a real change has come through.
-		fromStart := true
+		propagateFromStart := true
 		if w == nil {
 			opts := metav1.ListOptions{
 				ResourceVersion:     r.LastSyncResourceVersion(),
@@ -128,7 +129,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 				AllowWatchBookmarks: true,
 			}
 			if opts.ResourceVersion == "" || opts.ResourceVersion == "0" {
-				fromStart = false
+				propagateFromStart = false
 			}
 			var err error
 			w, err = r.lw.Watch(ctx, opts)
@@ -143,7 +144,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 			}
 		}
 		_, err := r.handleWatch(ctx, start, w, r.store, false, func(rv string, pastInitial bool) {
-			if fromStart || pastInitial {
+			if propagateFromStart || pastInitial {
 				r.setLastSyncRV(rv)
 			}
 		}, resyncErr)

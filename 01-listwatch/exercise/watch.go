@@ -103,7 +103,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 		// A watch from "" or "0" begins with synthetic ADDED events in no
 		// particular order: their versions must not move lastSyncRV until
 		// a real change has come through.
-		fromStart := true
+		propagateFromStart := true
 		if w == nil {
 			opts := metav1.ListOptions{
 				ResourceVersion:     r.LastSyncResourceVersion(),
@@ -111,7 +111,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 				AllowWatchBookmarks: true,
 			}
 			if opts.ResourceVersion == "" || opts.ResourceVersion == "0" {
-				fromStart = false
+				propagateFromStart = false
 			}
 			var err error
 			w, err = r.lw.Watch(ctx, opts)
@@ -126,7 +126,7 @@ func (r *Reflector) watch(ctx context.Context, w Watcher, resyncErr chan error) 
 			}
 		}
 		_, err := r.handleWatch(ctx, start, w, r.store, false, func(rv string, pastInitial bool) {
-			if fromStart || pastInitial {
+			if propagateFromStart || pastInitial {
 				r.setLastSyncRV(rv)
 			}
 		}, resyncErr)

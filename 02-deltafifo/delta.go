@@ -208,8 +208,8 @@ func (s *syncState) popped(n int) {
 	// exercise:end 1
 }
 
-// check closes the synced channel, once, when the queue is populated and
-// every item of the first list has been popped.
+// check closes synced once the queue is populated and every item of the
+// first list has been popped; only once.
 func (s *syncState) check() {
 	// exercise:begin 1
 	if s.populated && s.initialCount <= 0 && !s.syncedClosed {

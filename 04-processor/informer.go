@@ -200,7 +200,7 @@ func (s *SharedIndexInformer) AddIndexers(indexers indexer.Indexers) error {
 	// exercise:end 11
 }
 
-// Run runs the informer until ctx ends, then stops every listener and
+// Run runs the informer until ctx ends, then stops every listener, and
 // returns once all of its goroutines have.
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.RunWithContext)

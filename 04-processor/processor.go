@@ -186,7 +186,7 @@ func (p *sharedProcessor) shouldResync() bool {
 	// exercise:end 14
 }
 
-// resyncCheckPeriodChanged recomputes every listener's period after the
+// resyncCheckPeriodChanged recomputes every listener's period, after the
 // informer's check period went down (only possible before it starts).
 func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
 	// exercise:begin 14

@@ -194,8 +194,8 @@ func (s *syncState) popped(n int) {
 	}
 }
 
-// check closes the synced channel, once, when the queue is populated and
-// every item of the first list has been popped.
+// check closes synced once the queue is populated and every item of the
+// first list has been popped; only once.
 func (s *syncState) check() {
 	if s.populated && s.initialCount <= 0 && !s.syncedClosed {
 		s.syncedClosed = true

@@ -97,7 +97,7 @@ func WithTransform(transform TransformFunc) FactoryOption {
 }
 
 // NewSharedInformerFactory makes a factory whose informers resync every
-// defaultResync unless configured otherwise.
+// defaultResync, unless options say otherwise.
 func NewSharedInformerFactory(defaultResync time.Duration, options ...FactoryOption) *SharedInformerFactory {
 	f := &SharedInformerFactory{
 		defaultResync: defaultResync,
@@ -180,7 +180,7 @@ func (f *SharedInformerFactory) WaitForCacheSync(stop <-chan struct{}) map[refle
 	return res
 }
 
-// Shutdown stops Start from starting anything more and waits until every
+// Shutdown stops Start from starting anything more, then waits until every
 // informer it started has returned from Run: cancel their context first,
 // or Shutdown waits forever.
 func (f *SharedInformerFactory) Shutdown() {

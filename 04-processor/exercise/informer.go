@@ -167,7 +167,7 @@ func (s *SharedIndexInformer) AddIndexers(indexers indexer.Indexers) error {
 	return s.indexer.AddIndexers(indexers)
 }
 
-// Run runs the informer until ctx ends, then stops every listener and
+// Run runs the informer until ctx ends, then stops every listener, and
 // returns once all of its goroutines have.
 //
 // client-go: tools/cache/shared_informer.go (sharedIndexInformer.RunWithContext)

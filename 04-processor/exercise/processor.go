@@ -153,7 +153,7 @@ func (p *sharedProcessor) shouldResync() bool {
 	return anyDue
 }
 
-// resyncCheckPeriodChanged recomputes every listener's period after the
+// resyncCheckPeriodChanged recomputes every listener's period, after the
 // informer's check period went down (only possible before it starts).
 func (p *sharedProcessor) resyncCheckPeriodChanged(check time.Duration) {
 	p.mu.RLock()

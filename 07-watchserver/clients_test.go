@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"testing"
+	"time"
 
 	corev1 "k8s.io/api/core/v1"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
@@ -26,10 +27,12 @@ import (
 func TestClientsCannotTellTheDifference(t *testing.T) {
 	t.Parallel()
 	s := startServer(t, ws.CacheOptions{})
-	// A correct run takes about a second; a server that never lets the
-	// caches agree fails it after eventWait, with the caches that differ,
-	// before the runner's 15 s idle watch would stop it as stuck.
-	ctx, cancel := context.WithTimeout(context.Background(), eventWait)
+	// A correct run takes about a second on a quiet machine, and ran out
+	// of eventWait's 10 s once at a load of 12 (five informers starting
+	// beside every scenario). A server that never lets the caches agree
+	// fails it after 14 s, with the caches that differ, just before the
+	// runner's 15 s idle watch would stop it as stuck.
+	ctx, cancel := context.WithTimeout(context.Background(), 14*time.Second)
 	defer cancel()
 	const ns = "clients"
 	stores := map[string]cache.Store{}

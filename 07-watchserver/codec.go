@@ -127,7 +127,7 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	// exercise:end 1
 }
 
-// decodeStored turns an etcd value back into an object of res whose
+// decodeStored turns an etcd value back into an object of res, whose
 // resourceVersion is the revision that wrote it.
 func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Object, error) {
 	// exercise:begin 1

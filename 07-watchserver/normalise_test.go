@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+	"strings"
 )
 
 // The ONE place where what legitimately differs between our server and
@@ -30,8 +31,11 @@ import (
 //   - periodic BOOKMARKs (no annotation) depend on time and on writes to
 //     etcd outside the scenario; the driver drops them.
 //   - numbers inside error messages (the 410's "too old resource version:
-//     2 (4)") are printed as their label when they are a known revision,
-//     else as "#".
+//     2 (4)") are printed as their label when they are a known revision;
+//     a revision the scenario never saw ("Too large resource version: N,
+//     current: M") as "#". A number is a revision only where the message
+//     says so (revisionBefore); every other is kubernetes' own text, the
+//     same on both servers, and printed as it is ("RFC 1123", "415").
 //   - UIDs, creationTimestamps, managedFields and the namespace name are
 //     never printed.
 type normaliser struct {
@@ -108,12 +112,28 @@ func (n *normaliser) value(label string) string {
 
 var number = regexp.MustCompile(`\b[0-9]+\b`)
 
-// message normalises the numbers in an error message.
+// revisionBefore is the text before a number that makes it a revision in
+// kube-apiserver's messages: "resource version: N", "current: N", and the
+// one in parentheses after it ("too old resource version: 2 (4)").
+var revisionBefore = regexp.MustCompile(`(?i)(resource ?version|current|revision):? *$|[0-9]+ \($`)
+
+// message normalises the revisions in an error message.
 func (n *normaliser) message(msg string) string {
-	return number.ReplaceAllStringFunc(msg, func(s string) string {
-		if l, ok := n.labels[s]; ok {
-			return l
+	var b strings.Builder
+	last := 0
+	for _, at := range number.FindAllStringIndex(msg, -1) {
+		s := msg[at[0]:at[1]]
+		b.WriteString(msg[last:at[0]])
+		last = at[1]
+		l, known := n.labels[s]
+		switch {
+		case !revisionBefore.MatchString(msg[:at[0]]):
+			b.WriteString(s) // "RFC 1123": a revision of ours may be 1123 too
+		case known:
+			b.WriteString(l)
+		default:
+			b.WriteString("#")
 		}
-		return "#"
-	})
+	}
+	return b.String() + msg[last:]
 }

@@ -501,8 +501,8 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resour
 	// exercise:end 2
 }
 
-// selectedNamespace is the one namespace a field selector
-// metadata.namespace=NAME confines a request to, "" if none: a LIST or
+// selectedNamespace is the namespace a field selector
+// metadata.namespace=NAME confines a request to ("" if none): a LIST or
 // watch of every namespace then reads that namespace only, as
 // kube-apiserver's registry narrows the key (a name that is not a valid
 // namespace name narrows nothing).

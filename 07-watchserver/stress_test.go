@@ -12,6 +12,7 @@ import (
 	"time"
 
 	corev1 "k8s.io/api/core/v1"
+	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/watch"
 	"k8s.io/client-go/kubernetes"
@@ -183,6 +184,7 @@ func TestStress(t *testing.T) {
 			}
 		})
 	}
+	inBubble(5, "lists-while-events-flow", listsWhileEventsFlow)
 	inBubble(8, "watches-start-while-events-flow", watchesStartWhileEventsFlow)
 	inBubble(8, "start-holds-the-lock-from-snapshot-to-registration",
 		func(t *testing.T) { startHoldsTheLock(t, true) }, func(t *testing.T) { startHoldsTheLock(t, false) })
@@ -694,6 +696,60 @@ func tail(seen []int64) []int64 { return seen[max(0, len(seen)-3):] }
 
 func stressConfigMap(name string, rv int) *corev1.ConfigMap {
 	return &corev1.ConfigMap{ObjectMeta: metav1.ObjectMeta{Namespace: "ns", Name: name, ResourceVersion: fmt.Sprint(rv)}}
+}
+
+// listsWhileEventsFlow: a LIST at resourceVersion=0 is answered from the
+// cache's state while the Reflector applies events to it. The state and
+// its version are read together under the cache's lock, so a LIST at
+// version r holds exactly the objects added up to r. Without the lock the
+// race detector reports the state read while it is written (trial V's
+// Cache.List without its lock passed check 07 4: no check listed while
+// events flowed). It is exercise 5's, as it needs processEvent too, and
+// check 07 4 runs it, as it runs exercise 4's List and Replace.
+func listsWhileEventsFlow(t *testing.T) {
+	const events = 150
+	c, stop := ws.FedByHand(ws.CacheOptions{}, nil)
+	defer unlessPanicking(stop)
+	if err := c.Replace(nil, "1"); err != nil {
+		t.Fatal(err)
+	}
+	added := make(chan struct{})
+	go func() {
+		defer close(added)
+		for rv := 2; rv < events+2; rv++ {
+			if err := c.Add(stressConfigMap(fmt.Sprintf("c%03d", rv), rv)); err != nil {
+				t.Error(err)
+				return
+			}
+		}
+	}()
+	for last := false; !last; {
+		select {
+		case <-added:
+			last = true // one more LIST, after every Add
+		default:
+		}
+		obj, err := c.List("ns")
+		if err != nil {
+			t.Fatal(err)
+		}
+		items, err := meta.ExtractList(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		la, err := meta.ListAccessor(obj)
+		if err != nil {
+			t.Fatal(err)
+		}
+		rv, _ := strconv.Atoi(la.GetResourceVersion())
+		if len(items) != rv-1 {
+			t.Fatalf("a LIST at resourceVersion %d holds %d objects, want %d: one object was added at each version "+
+				"from 2 on, so the state and its version were not read together under the cache's lock", rv, len(items), rv-1)
+		}
+		if last && rv != events+1 {
+			t.Fatalf("the LIST after every Add is at resourceVersion %d, want %d", rv, events+1)
+		}
+	}
 }
 
 // watchesStartWhileEventsFlow: a watch chooses its start, replays the ring

@@ -49,7 +49,7 @@ func (s *WatchServer) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	// exercise:end 10
 }
 
-// stream sends each of the watcher's events as a frame through send until
+// stream sends each of the watcher's events as a frame through send, until
 // the watcher's channel closes, the timeout fires, send fails or gone is
 // closed (the client left); more says another event already waits, so a
 // transport that buffers can flush after the last of them. Both transports

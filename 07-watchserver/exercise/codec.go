@@ -79,10 +79,10 @@ func encodeStored(obj runtime.Object) ([]byte, error) {
 	panic(todo.Exercise("07-watchserver", 1, "encodeStored"))
 }
 
-// decodeStored turns an etcd value back into an object of res whose
+// decodeStored turns an etcd value back into an object of res, whose
 // resourceVersion is the revision that wrote it.
 func decodeStored(res *Resource, value []byte, modRevision int64) (runtime.Object, error) {
-	// Exercise 1: decodeStored turns an etcd value back into an object of res whose resourceVersion is the revision…
+	// Exercise 1: decodeStored turns an etcd value back into an object of res.
 	panic(todo.Exercise("07-watchserver", 1, "decodeStored"))
 }
 

@@ -278,13 +278,13 @@ func (s *Server) listOrWatch(w http.ResponseWriter, r *http.Request, res *Resour
 	panic(todo.Exercise("07-watchserver", 2, "Server.listOrWatch"))
 }
 
-// selectedNamespace is the one namespace a field selector
-// metadata.namespace=NAME confines a request to, "" if none: a LIST or
+// selectedNamespace is the namespace a field selector
+// metadata.namespace=NAME confines a request to ("" if none): a LIST or
 // watch of every namespace then reads that namespace only, as
 // kube-apiserver's registry narrows the key (a name that is not a valid
 // namespace name narrows nothing).
 func selectedNamespace(s Selector) string {
-	// Exercise 2: selectedNamespace is the one namespace a field selector metadata.namespace=NAME confines a request…
+	// Exercise 2: selectedNamespace is the namespace a field selector metadata.namespace=NAME confines a request to.
 	panic(todo.Exercise("07-watchserver", 2, "selectedNamespace"))
 }
 

@@ -124,7 +124,8 @@ func (q *fifoQueue) Pop(process PopProcessFunc) error {
 	//   list first; Resync passes through; Bookmark passes through only to a FIFO that takes
 	//   bookmarks (listwatch.BookmarkStore). On the way out, fifoQueue.Pop and
 	//   realFIFOQueue.PopBatch hand chapter 02's deltas to the informer's process functions,
-	//   tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx.
+	//   tracing each pop, and WaitSynced waits for the FIFO's synced channel or ctx, then
+	//   answers with the FIFO's locked HasSynced.
 	// exercise:deeper A transform error goes back to the Reflector and nothing is written.
 	//   Replace transforms every object before it writes any. WaitSynced returns the FIFO's
 	//   locked HasSynced after the channel closes, not true: the DeltaFIFO closes its

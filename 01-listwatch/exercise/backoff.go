@@ -1,6 +1,7 @@
 // Your copy of ../backoff.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
-// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 01`
+// checks your work, and `go run ./workshop/cmd/workshop hint 01 N` gives
+// exercise N's hint.
 
 package listwatch
 

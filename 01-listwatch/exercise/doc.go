@@ -1,6 +1,7 @@
 // Your copy of ../doc.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=01` checks your work, and
-// `go run ./workshop/cmd/workshop hint 01 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 01`
+// checks your work, and `go run ./workshop/cmd/workshop hint 01 N` gives
+// exercise N's hint.
 
 // Package listwatch is chapter 01 of the client-go walkthrough: the
 // List-Watch protocol on the wire, and the Reflector that turns it into a

@@ -1,6 +1,7 @@
 // Your copy of ../realfifo.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=02` checks your work, and
-// `go run ./workshop/cmd/workshop hint 02 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 02`
+// checks your work, and `go run ./workshop/cmd/workshop hint 02 N` gives
+// exercise N's hint.
 
 package deltafifo
 

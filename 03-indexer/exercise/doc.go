@@ -1,6 +1,7 @@
 // Your copy of ../doc.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=03` checks your work, and
-// `go run ./workshop/cmd/workshop hint 03 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 03`
+// checks your work, and `go run ./workshop/cmd/workshop hint 03 N` gives
+// exercise N's hint.
 
 // Package indexer is chapter 03 of the client-go walkthrough: the local
 // cache every informer reads from.

@@ -1,6 +1,7 @@
 // Your copy of ../pipeline.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=04` checks your work, and
-// `go run ./workshop/cmd/workshop hint 04 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 04`
+// checks your work, and `go run ./workshop/cmd/workshop hint 04 N` gives
+// exercise N's hint.
 
 package processor
 

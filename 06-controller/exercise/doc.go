@@ -1,6 +1,7 @@
 // Your copy of ../doc.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=06` checks your work, and
-// `go run ./workshop/cmd/workshop hint 06 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 06`
+// checks your work, and `go run ./workshop/cmd/workshop hint 06 N` gives
+// exercise N's hint.
 
 // Package controller is chapter 06 of the client-go walkthrough: a
 // complete sample controller, the workshop's destination.

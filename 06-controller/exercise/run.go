@@ -1,6 +1,7 @@
 // Your copy of ../run.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=06` checks your work, and
-// `go run ./workshop/cmd/workshop hint 06 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 06`
+// checks your work, and `go run ./workshop/cmd/workshop hint 06 N` gives
+// exercise N's hint.
 
 package controller
 

@@ -1,6 +1,7 @@
 // Your copy of ../doc.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
-// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 07`
+// checks your work, and `go run ./workshop/cmd/workshop hint 07 N` gives
+// exercise N's hint.
 
 // Package watchserver is chapter 07 of the client-go walkthrough: the
 // other end of the wire, the API server that answers a Reflector's LIST

@@ -1,6 +1,7 @@
 // Your copy of ../resource.go, written by `make exercises`. Fill in each
-// panic(todo.Exercise(...)); `make exercise CH=07` checks your work, and
-// `go run ./workshop/cmd/workshop hint 07 N` gives exercise N's hint.
+// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check 07`
+// checks your work, and `go run ./workshop/cmd/workshop hint 07 N` gives
+// exercise N's hint.
 
 package watchserver
 

@@ -93,8 +93,9 @@ func stubFile(chapterDir string, f sourceFile, exercises map[int]*Exercise, stub
 	}
 	var b strings.Builder
 	fmt.Fprintf(&b, "// Your copy of ../%s, written by `make exercises`. Fill in each\n"+
-		"// panic(todo.Exercise(...)); `make exercise CH=%s` checks your work, and\n"+
-		"// `go run ./workshop/cmd/workshop hint %s N` gives exercise N's hint.\n\n", f.name, chapter[:2], chapter[:2])
+		"// panic(todo.Exercise(...)); `go run ./workshop/cmd/workshop check %s`\n"+
+		"// checks your work, and `go run ./workshop/cmd/workshop hint %s N` gives\n"+
+		"// exercise N's hint.\n\n", f.name, chapter[:2], chapter[:2])
 	next := 0 // index of the next region in f.regions
 	markers := MarkerLines(f.lines)
 	for i := 0; i < len(f.lines); i++ {

@@ -35,8 +35,11 @@ func (r *Runner) ask(question string) string {
 	line, err := r.answers.ReadString('\n')
 	answer := strings.TrimSpace(line)
 	r.noAnswer = answer == "" && err != nil
-	if f, ok := r.In.(*os.File); !ok || !IsTerminal(f) {
-		r.printf("%s\n", answer) // a terminal echoes it; a pipe does not
+	if f, ok := r.In.(*os.File); !ok || !IsTerminal(f) || err != nil {
+		// A terminal echoes the answer and its newline; a pipe does not,
+		// nor does a terminal at its end (Ctrl-D, or none there: trial Y
+		// read the next sentence on the question's line).
+		r.printf("%s\n", answer)
 	}
 	return answer
 }

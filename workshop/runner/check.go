@@ -57,6 +57,10 @@ func (r *Runner) Check(chapter string, id int) error {
 		r.printf("%s, exercise %d alone (check %s shows them all):\n\n", c.Name, id, c.Number())
 	} else {
 		r.printf("%s: %d of %d exercises pass  %s\n", c.Name, x.done(), x.total(), Bar(x.done(), x.total(), 20))
+		if len(x.res.Outside) > 0 {
+			// Trial Y read "16 of 16 exercises pass" above a failure.
+			r.say("", "But checks fail on your code outside the exercises: see Outside: below.")
+		}
 		if note := x.waitingNote(); note != "" {
 			r.say("", note)
 		}

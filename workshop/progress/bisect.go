@@ -434,6 +434,16 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 			o.passedAlone = true
 			continue
 		}
+		if o.hung {
+			// Left out of the first run, it failed on its own here: its
+			// report is this run's, not "it would wait where another got
+			// stuck" (trial Y: a check that failed now and then was shown
+			// before three that failed every time, which read as left out).
+			if fresh := k.outcome(t, res, quiet); !fresh.hung && fresh.report != "" {
+				o.report, o.owners, o.proof, o.fn = fresh.report, fresh.owners, fresh.proof, fresh.fn
+				o.race, o.raceOnly, o.stuck, o.hung = fresh.race, fresh.raceOnly, fresh.stuck, false
+			}
+		}
 		o.failRate = float64(fails+1) / float64(runs+1)
 		if cutShort {
 			// How often it stops the binary is not known (the 04 trial's

@@ -1,8 +1,6 @@
 package progress
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -57,29 +55,8 @@ func TestBroken(t *testing.T) {
 // and counts against none when the reference fails it too
 // (FailsOnReference).
 func TestNeverOnAnExerciseAsTheReference(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range letterChapter {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	gen, err := exgen.Generate(dir, func(int) bool { return false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	stubs, err := exgen.Generate(dir, exgen.StubAll)
-	if err != nil {
-		t.Fatal(err)
-	}
 	mine := strings.Replace(letterChapter["p.go"], "return 42", "return 41", 1)
-	k := &code{
-		s:     &standIn{dir: dir, files: map[string][]byte{"p.go": []byte(mine)}, yours: map[string]string{filepath.Join(dir, "p.go"): "p/exercise/p.go"}},
-		done:  gen,
-		stubs: stubs,
-		say:   func(string, ...any) {},
-		funcs: map[string]int{"Answer": 1, "Question": 2},
-	}
+	k := tinyCode(t, letterChapter, mine, map[string]int{"Answer": 1, "Question": 2})
 	k.givenOnce.Do(func() {}) // no code outside the exercises changed
 	outcomes := map[string]*outcome{
 		"TestTagged": {test: "TestTagged", culprit: 2, took: time.Millisecond, report: "  TestTagged failed\n"},

@@ -1,8 +1,6 @@
 package progress
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -45,30 +43,8 @@ func TestDouble(t *testing.T) {
 // judge passes the exercise it is tagged with (trial X's DeltaFIFO.Close
 // was put on exercise 2).
 func TestAFailureOnGivenCodeIsPutOutside(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range outsideChapter {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	gen, err := exgen.Generate(dir, func(int) bool { return false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	stubs, err := exgen.Generate(dir, exgen.StubAll)
-	if err != nil {
-		t.Fatal(err)
-	}
 	mine := strings.Replace(outsideChapter["p.go"], "return 2 * x", "return 3 * x", 1)
-	ref := filepath.Join(dir, "p.go")
-	k := &code{
-		s:     &standIn{dir: dir, files: map[string][]byte{"p.go": []byte(mine)}, yours: map[string]string{ref: "p/exercise/p.go"}},
-		done:  gen,
-		stubs: stubs,
-		say:   func(string, ...any) {},
-		funcs: map[string]int{"Answer": 1},
-	}
+	k := tinyCode(t, outsideChapter, mine, map[string]int{"Answer": 1})
 	if got := k.givenChanged(); len(got) != 1 || got[0] != "p.go: Double" {
 		t.Fatalf("givenChanged = %q, want [p.go: Double]", got)
 	}

@@ -1,8 +1,6 @@
 package progress
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -51,27 +49,7 @@ func TestSteady(t *testing.T) {
 // that fails there too is Unsteady (not your code: it counts against no
 // exercise, and says so), one that passes stays Flaky.
 func TestAFlakyCheckTheReferenceFailsTooIsUnsteady(t *testing.T) {
-	dir := t.TempDir()
-	for name, text := range unsteadyChapter {
-		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	t.Setenv("GOWORK", "off")
-	gen, err := exgen.Generate(dir, func(int) bool { return false })
-	if err != nil {
-		t.Fatal(err)
-	}
-	stubs, err := exgen.Generate(dir, exgen.StubAll)
-	if err != nil {
-		t.Fatal(err)
-	}
-	k := &code{
-		s:     &standIn{dir: dir, files: map[string][]byte{"p.go": []byte(unsteadyChapter["p.go"])}, yours: map[string]string{filepath.Join(dir, "p.go"): "p/exercise/p.go"}},
-		done:  gen,
-		stubs: stubs,
-		say:   func(string, ...any) {},
-	}
+	k := tinyCode(t, unsteadyChapter, unsteadyChapter["p.go"], nil)
 	outcomes := map[string]*outcome{
 		"TestUnsteady": {test: "TestUnsteady", located: Flaky, took: time.Millisecond, report: "  TestUnsteady failed\n"},
 		"TestSteady":   {test: "TestSteady", located: Flaky, took: time.Millisecond, report: "  TestSteady failed\n"},

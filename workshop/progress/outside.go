@@ -33,8 +33,8 @@ func (k *code) outside(outcomes map[string]*outcome, env []string, quiet time.Du
 	var slowest time.Duration
 	for _, t := range slices.Sorted(maps.Keys(outcomes)) {
 		o := outcomes[t]
-		if o.stub != 0 || o.notRun || o.located == ByFrames {
-			continue
+		if o.stub != 0 || o.notRun || o.located == ByFrames || t == LeakCheck {
+			continue // (the leak check is no test a rerun can name)
 		}
 		checks = append(checks, t)
 		race = race || o.race

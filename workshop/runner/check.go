@@ -291,9 +291,12 @@ func (r *Runner) alsoFailingOwn(e progress.Exercise) {
 		r.printf("\n")
 	}
 	if len(e.LeftOut) > 0 {
-		what := "Not run, as they would wait where the check above is stuck (they run once it passes): %s."
+		// Where a check of this exercise got stuck, which need not be the
+		// one shown above (trial Y read "the check above is stuck" under
+		// a check that was not).
+		what := "Not run, as they would wait where a check of this exercise got stuck (they run once it passes): %s."
 		if len(e.LeftOut) == 1 {
-			what = "Not run, as it would wait where the check above is stuck (it runs once that one passes): %s."
+			what = "Not run, as it would wait where a check of this exercise got stuck (it runs once that one passes): %s."
 		}
 		r.say("", fmt.Sprintf(what, fewNames(e.LeftOut)))
 		r.printf("\n")

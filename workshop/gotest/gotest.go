@@ -115,6 +115,10 @@ type Binary struct {
 	// OnTest, if set, hears of every test that ends, as it ends: a check
 	// that takes a while says how far it got.
 	OnTest func(test string, passed bool)
+	// OnRun, if set, hears of every test that starts running (or goes on,
+	// after a parallel test's pause); OnStop of every one that stops
+	// without a result: paused, or skipped.
+	OnRun, OnStop func(test string)
 	// OnStuck, if set, hears when tests that made no progress are about
 	// to be stopped, so that a check can say why it is still busy.
 	OnStuck func(tests []string, after time.Duration)
@@ -285,7 +289,7 @@ func (b *Binary) Run(env []string, stuck time.Duration, idle Idle, flags ...stri
 		return nil, err
 	}
 	w := newWatch(test.Process, stuck, idle, b.OnStuck)
-	r := parse(events, w, b.OnTest)
+	r := parse(events, w, b)
 	w.stop()
 	convWaitErr := conv.Wait()
 	testErr := test.Wait()
@@ -439,7 +443,7 @@ func (w *watch) fired() ([]string, time.Duration, bool) {
 func (w *watch) stop() { close(w.done) }
 
 // parse reads test2json events into a Result.
-func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
+func parse(events io.Reader, w *watch, b *Binary) *Result {
 	r := &Result{Passed: map[string]bool{}, Output: map[string]string{}, Took: map[string]time.Duration{}, Skipped: map[string]bool{}, Fails: map[string]int{}}
 	var dump, leak strings.Builder
 	started := map[string]bool{}
@@ -479,9 +483,15 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 		case ev.Test == "":
 		case ev.Action == "run" || ev.Action == "cont":
 			started[ev.Test], lastFail = true, ""
+			if b.OnRun != nil {
+				b.OnRun(ev.Test)
+			}
 		case ev.Action == "pause":
 			// A parallel test waits for its turn: not running until "cont".
 			started[ev.Test] = false
+			if b.OnStop != nil {
+				b.OnStop(ev.Test)
+			}
 		case ev.Action == "output":
 			r.Output[ev.Test] += ev.Output
 			// A top-level test's --- FAIL line comes before its "fail"
@@ -495,6 +505,9 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 			// (07's doc check, skipped on your copy, read as running at
 			// every stuck stop and cost each a rerun of its neighbours).
 			r.Skipped[ev.Test], started[ev.Test] = true, false
+			if b.OnStop != nil {
+				b.OnStop(ev.Test)
+			}
 		case ev.Action == "pass" || ev.Action == "fail":
 			// Run several times (-count), a test fails if any run did.
 			if passed, seen := r.Passed[ev.Test]; !seen || passed {
@@ -506,8 +519,8 @@ func parse(events io.Reader, w *watch, onTest func(string, bool)) *Result {
 				r.Fails[ev.Test]++
 			}
 			r.Took[ev.Test] = time.Duration(ev.Elapsed * float64(time.Second))
-			if onTest != nil {
-				onTest(ev.Test, ev.Action == "pass")
+			if b.OnTest != nil {
+				b.OnTest(ev.Test, ev.Action == "pass")
 			}
 		}
 	}

@@ -17,7 +17,10 @@ const heartbeatEvery = 1500 * time.Millisecond
 type heartbeat struct {
 	say  func(string)
 	mu   sync.Mutex
-	part string    // the part under way, short: "running the tests"
+	part string // the part under way, short: "running the tests"
+	// more, when set, adds to a beat what the part is busy with: the
+	// checks still running (", on TestStress/x and 2 more").
+	more func() string
 	last time.Time // when something was last said
 	done chan struct{}
 }
@@ -61,10 +64,21 @@ func (h *heartbeat) beat() {
 		h.mu.Lock()
 		if time.Since(h.last) >= heartbeatEvery && h.part != "" {
 			h.last = time.Now()
-			h.say("still " + h.part)
+			what := "still " + h.part
+			if h.more != nil {
+				what += h.more()
+			}
+			h.say(what)
 		}
 		h.mu.Unlock()
 	}
 }
 
 func (h *heartbeat) stop() { close(h.done) }
+
+// detail sets (nil: clears) what a beat adds to the part under way.
+func (h *heartbeat) detail(more func() string) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	h.more = more
+}

@@ -40,3 +40,29 @@ func TestHeartbeatNamesThePartUnderWay(t *testing.T) {
 		}
 	})
 }
+
+// While the tests run, a beat names the checks still running (trial Y
+// read a minute of bare "still running the tests"); one that ended, or
+// paused, is no longer named.
+func TestHeartbeatNamesTheChecksStillRunning(t *testing.T) {
+	synctest.Test(t, func(t *testing.T) {
+		var mu sync.Mutex
+		var said []string
+		h := startHeartbeat(func(s string) { mu.Lock(); said = append(said, s); mu.Unlock() })
+		defer h.stop()
+		tr := newTracker(h.Count)
+		h.Say("running the tests")
+		h.detail(tr.still)
+		tr.run("TestScenarios")
+		tr.run("TestScenarios/slow")
+		tr.run("TestStress/exercise-8/loop")
+		tr.ended("TestStress/exercise-8/loop", true)
+		time.Sleep(2000 * time.Millisecond)
+		synctest.Wait()
+		mu.Lock()
+		defer mu.Unlock()
+		if got, want := said[len(said)-1], "still running the tests, on TestScenarios/slow"; got != want {
+			t.Errorf("the beat said %q, want %q", got, want)
+		}
+	})
+}

@@ -397,11 +397,12 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 	if err != nil {
 		return nil, err
 	}
-	count := opts.Say // where counter says how far the run got
+	count := opts.Say // where the tracker says how far the run got
+	var hb *heartbeat
 	if opts.Say != nil {
-		h := startHeartbeat(opts.Say)
-		defer h.stop()
-		opts.Say, count = h.Say, h.Count
+		hb = startHeartbeat(opts.Say)
+		defer hb.stop()
+		opts.Say, count = hb.Say, hb.Count
 	}
 	env := []string{scenario.EnvImpl + "=" + impl}
 	var s *standIn
@@ -503,7 +504,11 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	opts.say("running the tests")
-	bin.OnTest = counter(count)
+	tr := newTracker(count)
+	bin.OnTest, bin.OnRun, bin.OnStop = tr.ended, tr.run, tr.stop
+	if hb != nil {
+		hb.detail(tr.still) // for the first run only: the reruns say what they run
+	}
 	if count != nil {
 		// A count, not a part: the heartbeat still names the part.
 		bin.OnStuck = func(tests []string, after time.Duration) {
@@ -537,6 +542,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		}
 	}
 	res, err := runTests(bin, env, quiet, k.idle, run, skip, !opts.RunStubbed, k.hangsLike(blame), extra...)
+	if hb != nil {
+		hb.detail(nil)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -825,28 +833,65 @@ func commaNames(tests []string) string {
 	return fmt.Sprintf("%s and %d more", shownName(inner[0]), len(inner)-1)
 }
 
-// counter is an OnTest that tells say, at most every few seconds, how
-// many checks have ended and how many failed.
-func counter(say func(string)) func(string, bool) {
-	if say == nil {
-		return nil
+// tracker follows a run's checks (gotest.Binary's OnRun, OnStop and
+// OnTest): it tells say, at most every few seconds, how many have ended
+// and how many failed, and names those still running for the heartbeat
+// (trial Y read a minute of bare "still running the tests").
+type tracker struct {
+	say          func(string)
+	mu           sync.Mutex
+	last         time.Time
+	done, failed int
+	running      map[string]bool
+}
+
+func newTracker(say func(string)) *tracker {
+	return &tracker{say: say, last: time.Now(), running: map[string]bool{}}
+}
+
+func (c *tracker) run(test string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.running[test] = true
+}
+
+func (c *tracker) stop(test string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.running, test)
+}
+
+func (c *tracker) ended(test string, passed bool) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	delete(c.running, test)
+	if !IsCheck(test) || c.say == nil {
+		return
 	}
-	var mu sync.Mutex
-	last := time.Now()
-	done, failed := 0, 0
-	return func(test string, passed bool) {
-		if !IsCheck(test) {
-			return
-		}
-		mu.Lock()
-		defer mu.Unlock()
-		done++
-		if !passed {
-			failed++
-		}
-		if time.Since(last) > 3*time.Second {
-			last = time.Now()
-			say(fmt.Sprintf("%d tests done, %d failed so far", done, failed))
+	c.done++
+	if !passed {
+		c.failed++
+	}
+	if time.Since(c.last) > 3*time.Second {
+		c.last = time.Now()
+		c.say(fmt.Sprintf("%d tests done, %d failed so far", c.done, c.failed))
+	}
+}
+
+// still names the checks running now, for "still running the tests":
+// ", on TestStress/x and 2 more", or "" when none is.
+func (c *tracker) still() string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	var names []string
+	for t := range c.running {
+		if IsCheck(t) {
+			names = append(names, t)
 		}
 	}
+	if len(names) == 0 {
+		return ""
+	}
+	sort.Strings(names)
+	return ", on " + commaNames(names)
 }

@@ -49,6 +49,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 15, "late-handler-joins-while-events-flow", func(t *testing.T) { lateHandlerJoinsWhileEventsFlow(t, impls[name]) })
 	scenario.Stress(t, 15, "late-handler-synced-only-after-its-replay", func(t *testing.T) { lateHandlerSyncedOnlyAfterItsReplay(t, impls[name]) })
 	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
+	scenario.Stress(t, 7, "run-waits-for-the-reflector", func(t *testing.T) { runWaitsForTheReflector(t, impls[name]) })
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
 	scenario.Stress(t, 15, "handlers-added-and-removed-at-once", func(t *testing.T) { handlersAddedAndRemovedAtOnce(t, impls[name]) })
@@ -259,6 +260,40 @@ func processorOutlivesTheController(t *testing.T, im impl) {
 				"the cache got the pod, so the handler must hear of it. Run must stop the processor only once "+
 				"the controller has returned: start it on a context of its own (context.WithoutCancel(ctx)), "+
 				"cancelled on the way out, not on ctx", got, want)
+		}
+	})
+}
+
+// runWaitsForTheReflector: the controller's run returns only once the
+// goroutines it started have, the Reflector among them, so that the
+// informer's Run does too. Here the Reflector's watch holds its Stop: Run
+// must still be running when ctx ends, and return once the Stop does
+// (trial Y's run without its wait passed every check, though a process
+// that exits once Run returns cuts the Reflector off mid-stop).
+func runWaitsForTheReflector(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		lw := podsListed(1)
+		lw.stopHeld = make(chan struct{})
+		inf := im.NewInformer(lw, 0, atomicRealFIFO)
+		ctx, cancel := context.WithCancel(context.Background())
+		returned := make(chan struct{})
+		go func() { defer close(returned); inf.Run(ctx) }()
+		synctest.Wait() // listed, and watching
+		cancel()
+		synctest.Wait() // what stops with ctx has stopped; the watch's Stop is held
+		select {
+		case <-returned:
+			close(lw.stopHeld)
+			t.Fatal("Run returned while the Reflector was still stopping its watch: the controller's run " +
+				"must wait for the goroutines it started (the Reflector, and the one that closes the queue)")
+		default:
+		}
+		close(lw.stopHeld)
+		synctest.Wait()
+		select {
+		case <-returned:
+		default:
+			t.Fatal("Run still runs after the watch stopped and ctx ended")
 		}
 	})
 }

@@ -574,6 +574,9 @@ func CheckWith(c chapters.Chapter, opts Options) (*Chapter, error) {
 		sort.Strings(tests)
 	}
 	outcomes := k.outcomes(res, quiet)
+	if err := k.misattributed(outcomes, res, blame, env, quiet); err != nil {
+		return nil, err
+	}
 	opts.sayFailed(outcomes, waiting, func(test string) bool { return runsAStub(test, blame, stubbed) })
 	onTrack := func(id int) bool { return opts.OffTrack == nil || !opts.OffTrack(id) }
 	suspect := func(id int) bool {

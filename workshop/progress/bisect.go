@@ -304,24 +304,36 @@ func withoutRace(flags []string) []string {
 // replaced by the reference's: the functions' bodies only, so the rest
 // of your files stays yours.
 func (k *code) withReference(ids []int, gen, stubs map[string][]byte) (map[string][]byte, bool) {
-	files := maps.Clone(k.s.files)
+	keys := map[string][]string{}
 	for _, id := range ids {
 		parts, err := exgen.ExerciseParts(stubs, id)
 		if err != nil || len(parts) == 0 {
 			return nil, false
 		}
-		for name, keys := range parts {
-			base := filepath.Base(name)
-			mine := files[base]
-			if mine == nil {
-				return nil, false
-			}
-			swapped, err := exgen.SpliceBodies(mine, gen[name], keys)
-			if err != nil {
-				return nil, false
-			}
-			files[base] = swapped
+		for name, fns := range parts {
+			keys[name] = append(keys[name], fns...)
 		}
+	}
+	return k.withBodies(keys, gen)
+}
+
+// withBodies is the stand-in overlay with, in each file of yours, the
+// bodies of the functions keys names (by the generated copy's paths,
+// "exercise/keys.go") taken from gen: an exercise's (withReference), one
+// function's (narrow), or those outside the exercises (outside). ok is
+// false when a file is missing or does not parse.
+func (k *code) withBodies(keys map[string][]string, gen map[string][]byte) (files map[string][]byte, ok bool) {
+	files = maps.Clone(k.s.files)
+	for name, fns := range keys {
+		base := filepath.Base(name)
+		if files[base] == nil {
+			return nil, false
+		}
+		swapped, err := exgen.SpliceBodies(files[base], gen[name], fns)
+		if err != nil {
+			return nil, false
+		}
+		files[base] = swapped
 	}
 	return files, true
 }

@@ -214,17 +214,13 @@ func (k *code) putOn(outcomes map[string]*outcome, checks []string, key string, 
 // with those bodies.
 func (k *code) withReferenceFuncs(id int, keys []string, changed map[string]string, checks []string, outcomes map[string]*outcome, env []string, quiet time.Duration, flags []string, repeat int, race bool) (passed, further int, ok bool, err error) {
 	k.say("finding which function of exercise %d diverged: %d %s again with the reference's body of %s", id, len(checks), map[bool]string{true: "check", false: "checks"}[len(checks) == 1], strings.Join(keys, ", "))
-	files := maps.Clone(k.s.files)
 	byFile := map[string][]string{}
 	for _, key := range keys {
 		byFile[changed[key]] = append(byFile[changed[key]], key)
 	}
-	for name, ks := range byFile {
-		swapped, err := exgen.SpliceBodies(files[filepath.Base(name)], k.done[name], ks)
-		if err != nil {
-			return 0, 0, false, nil
-		}
-		files[filepath.Base(name)] = swapped
+	files, ok := k.withBodies(byFile, k.done)
+	if !ok {
+		return 0, 0, false, nil
 	}
 	if !race {
 		flags = withoutRace(flags)

@@ -43,22 +43,15 @@ func (k *code) outside(outcomes map[string]*outcome, env []string, quiet time.Du
 	if len(checks) == 0 {
 		return nil
 	}
-	files := maps.Clone(k.s.files)
 	keys := map[string][]string{} // file → its functions you changed
 	for _, g := range given {
 		base, key, _ := strings.Cut(g, ": ")
-		keys[base] = append(keys[base], key)
+		name := filepath.Join(exgen.ExerciseDir, base)
+		keys[name] = append(keys[name], key)
 	}
-	for base, fns := range keys {
-		gen := k.done[filepath.Join(exgen.ExerciseDir, base)]
-		if files[base] == nil || gen == nil {
-			return nil
-		}
-		swapped, err := exgen.SpliceBodies(files[base], gen, fns)
-		if err != nil {
-			return nil
-		}
-		files[base] = swapped
+	files, ok := k.withBodies(keys, k.done)
+	if !ok {
+		return nil
 	}
 	if !race {
 		flags = withoutRace(flags)

@@ -1,7 +1,6 @@
 package runner
 
 import (
-	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -68,9 +67,6 @@ func (r *Runner) ResetFunc(chapter, fn string) error {
 	out, err := exgen.SpliceBodies(mine, gen[name], []string{fn})
 	if err != nil {
 		return err
-	}
-	if bytes.Equal(out, mine) {
-		return nil
 	}
 	why := fmt.Sprintf("reset %s %s", c.Number(), fn)
 	r.say("", fmt.Sprintf("This puts %s back as generated, in %s/%s; the rest of the file stays yours, and a backup is kept.", fn, c.Name, filepath.ToSlash(name)))

@@ -27,6 +27,12 @@ func clientGoExample(kind string) runtime.Object {
 
 // wrapClientGo adapts one of client-go's informers to the scenarios.
 func wrapClientGo(inf cache.SharedIndexInformer) informer {
+	// HasStarted is not in client-go's SharedIndexInformer interface, and
+	// its typed informer does not have it: nil where it is missing.
+	var hasStarted func() bool
+	if s, ok := inf.(interface{ HasStarted() bool }); ok {
+		hasStarted = s.HasStarted
+	}
 	return informer{
 		Run: inf.RunWithContext,
 		AddEventHandler: func(h eventHandler, resync *time.Duration) (registration, error) {
@@ -39,6 +45,7 @@ func wrapClientGo(inf cache.SharedIndexInformer) informer {
 			return inf.RemoveEventHandler(reg.(cache.ResourceEventHandlerRegistration))
 		},
 		HasSynced:    inf.HasSynced,
+		HasStarted:   hasStarted,
 		IsStopped:    inf.IsStopped,
 		List:         func() []any { return inf.GetIndexer().List() },
 		StoreRV:      func() string { return inf.GetIndexer().LastStoreSyncResourceVersion() },

@@ -44,6 +44,7 @@ func init() {
 			},
 			RemoveEventHandler: func(reg registration) error { return inf.RemoveEventHandler(reg) },
 			HasSynced:          inf.HasSynced,
+			HasStarted:         inf.HasStarted,
 			IsStopped:          inf.IsStopped,
 			List:               func() []any { return inf.GetIndexer().List() },
 			StoreRV:            func() string { return inf.GetIndexer().LastStoreSyncResourceVersion() },

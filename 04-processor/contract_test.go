@@ -43,6 +43,7 @@ type informer struct {
 	AddEventHandler      func(h eventHandler, resync *time.Duration) (registration, error) // nil resync: the default
 	RemoveEventHandler   func(reg registration) error
 	HasSynced            func() bool
+	HasStarted           func() bool // nil where client-go's informer lacks it
 	IsStopped            func() bool
 	List                 func() []any
 	StoreRV              func() string // the cache's LastStoreSyncResourceVersion

@@ -50,6 +50,7 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 15, "late-handler-synced-only-after-its-replay", func(t *testing.T) { lateHandlerSyncedOnlyAfterItsReplay(t, impls[name]) })
 	scenario.Stress(t, 10, "processor-outlives-the-controller", func(t *testing.T) { processorOutlivesTheController(t, impls[name]) })
 	scenario.Stress(t, 7, "run-waits-for-the-reflector", func(t *testing.T) { runWaitsForTheReflector(t, impls[name]) })
+	scenario.Stress(t, 10, "asked-while-run-starts-and-stops", func(t *testing.T) { askedWhileRunStartsAndStops(t, impls[name]) })
 	scenario.Stress(t, 5, "handler-removed-is-shut-down", func(t *testing.T) { handlerRemovedIsShutDown(t, impls[name]) })
 	scenario.Stress(t, 11, "handler-removed-between-deltas", func(t *testing.T) { handlerRemovedBetweenDeltas(t, impls[name]) })
 	scenario.Stress(t, 15, "handlers-added-and-removed-at-once", func(t *testing.T) { handlersAddedAndRemovedAtOnce(t, impls[name]) })
@@ -70,6 +71,7 @@ func TestStress(t *testing.T) {
 			lateHandlerJoinsWhileEventsFlow(t, impls[scenario.ClientGo])
 			lateHandlerSyncedOnlyAfterItsReplay(t, impls[scenario.ClientGo])
 			processorOutlivesTheController(t, impls[scenario.ClientGo])
+			askedWhileRunStartsAndStops(t, impls[scenario.ClientGo])
 			handlerRemovedIsShutDown(t, impls[scenario.ClientGo])
 			handlerRemovedBetweenDeltas(t, impls[scenario.ClientGo])
 			handlersAddedAndRemovedAtOnce(t, impls[scenario.ClientGo])
@@ -298,6 +300,43 @@ func runWaitsForTheReflector(t *testing.T, im impl) {
 	})
 }
 
+// askedWhileRunStartsAndStops: HasStarted and IsStopped are asked from
+// another goroutine while Run starts and returns, as a health check asks
+// them. They read what Run writes, so they take the lock Run writes under:
+// under -race (the runner checks your copy with it), a read without it is a
+// data race between the asking goroutine and Run, even when the answers
+// come out right. The asker sleeps between questions so that synctest can
+// tell when everything else has settled.
+func askedWhileRunStartsAndStops(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		inf := im.NewInformer(podsListed(1), 0, atomicRealFIFO)
+		ctx, cancel := context.WithCancel(context.Background())
+		var started, stopped bool
+		asked := make(chan struct{})
+		go func() {
+			defer close(asked)
+			for !stopped {
+				if inf.HasStarted != nil {
+					started = started || inf.HasStarted()
+				} else {
+					started = true
+				}
+				stopped = inf.IsStopped()
+				time.Sleep(time.Millisecond)
+			}
+		}()
+		returned := make(chan struct{})
+		go func() { defer close(returned); inf.Run(ctx) }()
+		time.Sleep(10 * time.Millisecond)
+		cancel()
+		<-returned
+		<-asked
+		if !started {
+			t.Error("HasStarted never said true while Run ran")
+		}
+	})
+}
+
 // handlerRemovedBetweenDeltas: RemoveEventHandler takes blockDeltas, as
 // adding a handler to a running informer does, so a handler leaves between
 // two deltas, never while one is written to the cache and told: it hears
@@ -305,33 +344,23 @@ func runWaitsForTheReflector(t *testing.T, im impl) {
 // index function, that is inside HandleDeltas, while another goroutine
 // removes a handler; the removal must wait until the object is through.
 // A goroutine waiting for a mutex never counts as settled, so the test
-// yields instead of synctest.Wait.
+// looks for it in the goroutines' stacks instead of synctest.Wait.
 func handlerRemovedBetweenDeltas(t *testing.T, im impl) {
 	synctest.Test(t, func(t *testing.T) {
 		inf, g, _, freeReg, _, stop := startSyncedInformer(t, im, atomicRealFIFO, "index")
 		defer stop()
 		<-g.reached
-		removed := make(chan error, 1)
-		go func() { removed <- inf.RemoveEventHandler(freeReg) }()
-		for i := 0; ; i++ {
-			select {
-			case <-removed:
-				t.Fatalf("RemoveEventHandler returned while the informer was handling a delta (its object held " +
-					"in an index function): take blockDeltas in RemoveEventHandler, so a handler is removed " +
-					"between two deltas, never while one is written to the cache and told")
-			default:
-			}
-			// Once the removal waits for a lock, it is in line behind the
-			// delta, and stays there until the delta is through. A fixed
-			// count of yields alone let the bug pass on a loaded machine:
-			// the removal had not run yet.
-			if i >= 200 && i%50 == 0 && waitsForALock(").RemoveEventHandler(") || i == 100_000 {
-				break
-			}
-			goruntime.Gosched()
+		removed := make(chan struct{})
+		var err error
+		go func() { defer close(removed); err = inf.RemoveEventHandler(freeReg) }()
+		if scenario.ReturnsBeforeALock(removed, ").RemoveEventHandler(") {
+			t.Fatalf("RemoveEventHandler returned while the informer was handling a delta (its object held " +
+				"in an index function): take blockDeltas in RemoveEventHandler, so a handler is removed " +
+				"between two deltas, never while one is written to the cache and told")
 		}
 		g.opens()
-		if err := <-removed; err != nil {
+		<-removed
+		if err != nil {
 			t.Fatalf("RemoveEventHandler: %v", err)
 		}
 	})
@@ -558,18 +587,6 @@ func waitingForSyncEndsWithStop(t *testing.T, im impl) {
 		}
 		f.Shutdown()
 	})
-}
-
-// waitsForALock reports whether a goroutine of the bubble in fn waits
-// for a mutex.
-func waitsForALock(fn string) bool {
-	for _, g := range strings.Split(bubbleGoroutines(), "\n\n") {
-		header, _, _ := strings.Cut(g, "\n")
-		if strings.Contains(g, fn) && strings.Contains(header, "Mutex.") {
-			return true
-		}
-	}
-	return false
 }
 
 // bubbleGoroutines returns the stacks of the goroutines of the current

@@ -3,6 +3,7 @@ package controller_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"strings"
@@ -42,6 +43,60 @@ func TestStress(t *testing.T) {
 	scenario.Stress(t, 1, "run-stopped-as-the-caches-sync", func(t *testing.T) { ourOwn(t, runStoppedAsTheCachesSync) })
 	scenario.Stress(t, 1, "a-worker-panic-crashes", func(t *testing.T) { ourOwn(t, aWorkerPanicCrashes) })
 	scenario.Stress(t, 1, "a-sync-in-the-drain-finishes", func(t *testing.T) { ourOwn(t, aSyncInTheDrainFinishes) })
+	scenario.Stress(t, 5, "workers-sync-many-at-once", func(t *testing.T) { workersSyncManyAtOnce(t, impls[name]) })
+	if name == scenario.Reference && !scenario.OnYourCopy() {
+		t.Run("client-go", func(t *testing.T) { workersSyncManyAtOnce(t, impls[scenario.ClientGo]) })
+	}
+}
+
+// workersSyncManyAtOnce creates twenty Rollouts at once, before any is
+// synced, and four workers make their Deployments in parallel: every
+// Rollout ends with one Deployment of its own, and its status. The queue,
+// the listers, the clients and the recorder are safe to use from many
+// workers at once; state of your own that the workers share is not,
+// without a lock. Under -race (the runner checks your copy with it), a
+// worker that writes such state unlocked fails here, where the scenarios,
+// which mostly sync one Rollout at a time, would not see it (trial A's
+// count of syncs in a package variable).
+func workersSyncManyAtOnce(t *testing.T, im impl) {
+	synctest.Test(t, func(t *testing.T) {
+		d := newDriverState(t, im)
+		fuzzStep(t, d, "start workers=4")
+		ctx := context.Background()
+		const n = 20
+		rollouts := d.env.Walk.WalkthroughV1alpha1().Rollouts("demo")
+		for i := range n {
+			r := &v1alpha1.Rollout{ObjectMeta: metav1.ObjectMeta{Namespace: "demo", Name: fmt.Sprintf("r%d", i)}}
+			r.Spec = v1alpha1.RolloutSpec{DeploymentName: fmt.Sprintf("d%d", i), Replicas: ptr.To(int32(1)), Image: "nginx:1.27"}
+			if _, err := rollouts.Create(ctx, r, metav1.CreateOptions{}); err != nil {
+				t.Fatal(err)
+			}
+		}
+		d.settle()
+		ds, err := d.env.Kube.AppsV1().Deployments("demo").List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		owned := map[string]bool{}
+		for _, dep := range ds.Items {
+			if ref := metav1.GetControllerOf(&dep); ref != nil && ref.Kind == "Rollout" && dep.Name == "d"+strings.TrimPrefix(ref.Name, "r") {
+				owned[dep.Name] = true
+			}
+		}
+		if len(owned) != n || len(ds.Items) != n {
+			t.Fatalf("after %d Rollouts were created at once, with 4 workers, %d Deployments exist, %d of them owned by "+
+				"their own Rollout; want %d and %d", n, len(ds.Items), len(owned), n, n)
+		}
+		rs, err := rollouts.List(ctx, metav1.ListOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range rs.Items {
+			if len(r.Status.Conditions) == 0 {
+				t.Errorf("Rollout %s has no status conditions: its status was not written", r.Name)
+			}
+		}
+	})
 }
 
 // alwaysSynced is a cache that has synced from the start.

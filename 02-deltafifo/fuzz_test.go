@@ -75,8 +75,16 @@ func (o fuzzOp) keyName() string { return fuzzKeys[int(o.key)%len(fuzzKeys)] }
 // which step made it.
 func (o fuzzOp) object() string { return fmt.Sprintf("%s@%d", o.keyName(), o.step) }
 
+// fuzzOpNames names the operations, by code, as a failure report shows
+// them, not as "op 2" (03's trial).
+var fuzzOpNames = []string{"add", "update", "delete", "delete a tombstone of", "replace, from", "resync, at",
+	"pop, at", "pop failing, at", "close, at", "bookmark, at", "pop-batch, at"}
+
+// kind is the operation's code, an index into fuzzOpNames.
+func (o fuzzOp) kind() int { return int(o.code) % len(fuzzOpNames) }
+
 func (o fuzzOp) String() string {
-	return fmt.Sprintf("step %d (op %d on %s, variant %d)", o.step, o.code%11, o.object(), o.variant)
+	return fmt.Sprintf("step %d (%s %s, variant %d)", o.step, fuzzOpNames[o.kind()], o.object(), o.variant)
 }
 
 // sortedKnown lists its keys sorted, so that what a queue reads from the
@@ -132,7 +140,7 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 func (s *fuzzSide) do(o fuzzOp) []string {
 	im, q := s.d.im, s.f.q
 	obj, _ := parseObject(im, o.object())
-	switch o.code % 11 {
+	switch o.kind() {
 	case 0:
 		if o.variant%8 == 7 {
 			obj = "str" // no metadata: every write refuses it

@@ -57,8 +57,16 @@ func (o fuzzOp) object() string {
 	return s
 }
 
+// fuzzOpNames names the operations, by code, as a failure report shows
+// them (trial B read "op 2" and had to find out it was a delete).
+var fuzzOpNames = []string{"add", "update", "delete", "replace with every other key from", "add-indexers byNode beside",
+	"index byLabel", "index-keys namespace of", "get", "bookmark beside"}
+
+// kind is the operation's code, an index into fuzzOpNames.
+func (o fuzzOp) kind() int { return int(o.code) % len(fuzzOpNames) }
+
 func (o fuzzOp) String() string {
-	return fmt.Sprintf("step %d (op %d on %s)", o.step, o.code%9, o.object())
+	return fmt.Sprintf("step %d (%s %s)", o.step, fuzzOpNames[o.kind()], o.object())
 }
 
 // fuzzSide is one implementation being fuzzed.
@@ -75,7 +83,7 @@ func (s *fuzzSide) apply(o fuzzOp) string {
 		panic(err)
 	}
 	var out string
-	switch o.code % 9 {
+	switch o.kind() {
 	case 0:
 		out = notation.Result(s.d.idx.Add(obj))
 	case 1:

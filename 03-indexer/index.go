@@ -46,9 +46,9 @@ func MetaNamespaceIndexFunc(obj any) ([]string, error) {
 	// exercise:hint values runs the named index function on an object (a nil object has none) and
 	//   panics with a clear message when it fails: a store that cannot index would serve wrong
 	//   answers. MetaNamespaceIndexFunc indexes an object under its namespace.
-	// exercise:deeper The panic text is client-go's: unable to calculate an index entry for key %q
-	//   on index %q: %v. MetaNamespaceIndexFunc wraps the meta.Accessor error as object has no
-	//   meta: %v and returns a one-element slice.
+	// exercise:deeper The panic's value is an error (fmt.Errorf), in client-go's words: unable to
+	//   calculate an index entry for key %q on index %q: %v. MetaNamespaceIndexFunc wraps the
+	//   meta.Accessor error as object has no meta: %v and returns [""] beside it.
 	// exercise:track deep
 	m, err := meta.Accessor(obj)
 	if err != nil {

@@ -2,6 +2,7 @@ package indexer_test
 
 import (
 	"fmt"
+	"runtime"
 	"sort"
 	"strings"
 	"testing"
@@ -153,15 +154,30 @@ func (d *driver) dump() string {
 }
 
 // catchIndexPanic turns the panic a failing index function causes into an
-// error, so a scenario can show it. Every other panic (an unfinished
-// exercise, a bug) goes on up to the scenario runner.
+// error, so a scenario can show it beside the one recorded. Any panic
+// with a message of its own is shown that way, so that a wrong text or a
+// string where client-go panics with an error reads as a difference in
+// the trace, not as a crash (trial B's panic(fmt.Sprintf(...)) read as
+// one). A runtime error (a nil map, an index out of range) and an
+// unfinished exercise go on up to the scenario runner, which shows where
+// they happened.
 func catchIndexPanic(op func() error) (err error) {
 	defer func() {
-		if v := recover(); v != nil {
-			if e, ok := v.(error); ok && strings.HasPrefix(e.Error(), "unable to calculate an index entry") {
-				err = fmt.Errorf("panic: %v", e)
-				return
-			}
+		v := recover()
+		if v == nil {
+			return
+		}
+		if _, notDone := scenario.NotDoneIn(v); notDone {
+			panic(v)
+		}
+		switch v := v.(type) {
+		case runtime.Error, *scenario.Caught:
+			panic(v)
+		case error:
+			err = fmt.Errorf("panic: %v", v)
+		case string:
+			err = fmt.Errorf("panic with a string, not an error: %s", v)
+		default:
 			panic(v)
 		}
 	}()

@@ -34,6 +34,8 @@ type ThreadSafeStore struct {
 }
 
 // NewThreadSafeStore returns an empty store with the given index functions.
+// A nil Indexers means none: client-go keeps the nil map, and its
+// AddIndexers then panics (docs/03-indexer.md, "How client-go differs").
 func NewThreadSafeStore(indexers Indexers) *ThreadSafeStore {
 	// exercise:begin 3
 	if indexers == nil {

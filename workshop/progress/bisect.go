@@ -470,9 +470,10 @@ func (k *code) confirm(outcomes map[string]*outcome, open []string, env []string
 		flaky = append(flaky, t)
 		o.located = Flaky
 		o.report += indentReason(fmt.Sprintf("Flaky:    it failed %d of %d runs with your code unchanged: your code fails it\n", fails+1, runs+1) +
-			"          only sometimes, as the goroutines happen to run (a lock missing where\n" +
-			"          the race detector did not look, a wait that is not one, an order taken\n" +
-			"          for granted, a check then an act under two locks), or as the clock\n" +
+			"          only sometimes: as a map happens to range (Go changes the order from\n" +
+			"          run to run: keep a slice where order matters), as the goroutines happen\n" +
+			"          to run (a lock missing where the race detector did not look, a wait\n" +
+			"          that is not one, a check then an act under two locks), or as the clock\n" +
 			"          happens to read (a deadline, budget or timer measured from the wrong\n" +
 			"          moment).")
 	}

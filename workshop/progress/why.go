@@ -136,7 +136,11 @@ func waits(state string) string {
 	state = strings.TrimSuffix(state, " (durable)")
 	switch {
 	case strings.Contains(state, "Mutex") || strings.Contains(state, "RLock") || strings.Contains(state, "Lock"):
-		return "waits for a lock: one never released (a missing Unlock, or a lock taken twice)?"
+		// A panic that unwinds past an Unlock not deferred leaves the lock
+		// held with no holder left to show (trial B's Update that
+		// unlocked at its end, past an index function that panics).
+		return "waits for a lock: one never released (a missing Unlock, an Unlock a panic\n" +
+			"              skipped as it was not deferred, or a lock taken twice)?"
 	case strings.HasPrefix(state, "sync.Cond.Wait"):
 		// Or woken, and the loop around Wait found nothing changed: the
 		// 02 trial's Close broadcast without setting closed.

@@ -481,3 +481,26 @@ func TestUnreleasedWarnsWhateverTheChecksSay(t *testing.T) {
 		t.Errorf("warnings with no source: %q", got)
 	}
 }
+
+// A read lock taken twice (a query that calls another under its RLock)
+// waits only while a writer waits between the two: the stuck test is
+// reported, but the checks that run the same code with no writer are not
+// left out as if they would hang too (trial B's objects calling Get: every
+// scenario read as failing beside the stress test that got stuck).
+func TestAReadLockTakenTwiceLeavesNoCheckOut(t *testing.T) {
+	k := testCode()
+	src := strings.Replace(takesItTwice, "\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n", "\ts.mu.RLock()\n\tdefer s.mu.RUnlock()\n", 1)
+	k.s.files = map[string][]byte{"store.go": []byte(src)}
+	text, _, culprit := k.stuck("TestScenarios/x", "", twiceDump, "1s")
+	if culprit != "ThreadSafeStore.Update" || !strings.Contains(text, "A read lock taken again waits only once a writer waits") {
+		t.Errorf("culprit %q; the report does not say a read lock was taken twice:\n%s", culprit, text)
+	}
+	blame := Blame{"TestScenarios/a": {1, 3}, "TestStress/exercise-3/x": {3}}
+	if got, proved := k.hangsLike(blame)(twiceDump); got != nil || proved {
+		t.Errorf("a read lock taken twice left out %v (proved %t); want none", got, proved)
+	}
+	k.s.files = map[string][]byte{"store.go": []byte(takesItTwice)} // Lock, then RLock: always stuck
+	if got, proved := k.hangsLike(blame)(twiceDump); len(got) == 0 || !proved {
+		t.Errorf("a write lock then a read lock left out %v (proved %t); want the checks that run it, proved", got, proved)
+	}
+}

@@ -155,9 +155,19 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest
 		further := false
 		checks := stoppedAmid(res)
 		sideBySide := len(checks) > 1 && (alone == "" || !IsCheck(alone))
-		var held []string // of those, the checks the dump proves stuck
-		if sideBySide {
-			held = provedStuck(checks, res.Dump, hangs) // once: hangs counts what it is shown
+		// One stop is one sighting of a hang, however many tests it
+		// stopped: hangs counts the dumps it is shown. A stuck scenario
+		// and its parent TestScenarios, asked about one by one, read as
+		// a hang seen twice (trial B's Update that a panic left locked:
+		// twelve scenarios were left out as if they hung too).
+		var hung []string // the checks that would hang as this stop's did
+		proved := false   // the dump proves a function of yours keeps a lock
+		if hangs != nil && res.Dump != "" && (sideBySide || len(res.Stuck) > 0) {
+			hung, proved = hangs(res.Dump)
+		}
+		var held []string // of those stopped side by side, the checks the dump proves stuck
+		if sideBySide && proved {
+			held = slices.DeleteFunc(slices.Clone(checks), func(t string) bool { return !slices.Contains(hung, t) })
 		}
 		switch {
 		case sideBySide && stubsStop && crashNotDone.MatchString(res.Crash) && slices.ContainsFunc(checks, isPlain):
@@ -257,11 +267,7 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest
 		for _, test := range res.Stuck {
 			all.Stuck = append(all.Stuck, test)
 			all.DumpOf[test], all.StuckFor[test] = res.Dump, res.StuckAfter
-			if hangs == nil {
-				continue
-			}
-			tests, _ := hangs(res.Dump)
-			for _, other := range tests {
+			for _, other := range hung {
 				if _, ran := all.Passed[other]; !ran && other != test && all.HungOn[other] == "" {
 					all.HungOn[other] = test
 				}
@@ -285,25 +291,6 @@ func runTests(bin *gotest.Binary, env []string, quiet time.Duration, idle gotest
 			}
 		}
 	}
-}
-
-// provedStuck is the checks among those a stop found running side by side
-// that run a function of yours the stop's dump proves keeps a lock.
-func provedStuck(checks []string, dump string, hangs func(string) ([]string, bool)) []string {
-	if hangs == nil || dump == "" {
-		return nil
-	}
-	tests, proved := hangs(dump)
-	if !proved {
-		return nil
-	}
-	var held []string
-	for _, test := range checks {
-		if slices.Contains(tests, test) {
-			held = append(held, test)
-		}
-	}
-	return held
 }
 
 // stoppedSetups lists the tests that were running when the binary

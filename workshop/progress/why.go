@@ -474,7 +474,14 @@ func (k *code) waiting(b *strings.Builder, gs []goroutine, locksOnly bool) (show
 		if len(mine) == 0 || shown == 4 || locksOnly && !isLockWait(g.state) {
 			continue
 		}
-		line := fmt.Sprintf("          A goroutine at %s\n            %s\n", k.where(mine[0]), waits(g.state))
+		reason := waits(g.state)
+		if locksOnly {
+			// The lines above already say why the lock is not let go: the
+			// guesses of waits would only repeat themselves (trial B read
+			// four of them under a lock taken twice).
+			reason = "waits for a lock (see above)"
+		}
+		line := fmt.Sprintf("          A goroutine at %s\n            %s\n", k.where(mine[0]), reason)
 		if said[line] {
 			continue
 		}

@@ -55,6 +55,7 @@ type queue interface {
 	Len() int
 	ShutDown()
 	ShutDownWithDrain()
+	ShuttingDown() bool
 }
 
 // system is one wired controller.

@@ -45,13 +45,18 @@ func (k *code) findKeepers() []keeper {
 			out = append(out, kp)
 		}
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].file != out[j].file {
-			return out[i].file < out[j].file
-		}
-		return out[i].line < out[j].line
-	})
+	sortKeepers(out)
 	return out
+}
+
+// sortKeepers orders keepers by file, then by line.
+func sortKeepers(kps []keeper) {
+	sort.Slice(kps, func(i, j int) bool {
+		if kps[i].file != kps[j].file {
+			return kps[i].file < kps[j].file
+		}
+		return kps[i].line < kps[j].line
+	})
 }
 
 // eachFileOfYours calls fn with each file of your copy of this chapter:

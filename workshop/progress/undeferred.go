@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"go/ast"
 	"path/filepath"
-	"sort"
 	"strings"
 
 	"example.com/walkthrough/workshop/exgen"
@@ -41,12 +40,7 @@ func (k *code) notDeferred(gs []goroutine) []keeper {
 			}
 		}
 	})
-	sort.Slice(out, func(i, j int) bool {
-		if out[i].file != out[j].file {
-			return out[i].file < out[j].file
-		}
-		return out[i].line < out[j].line
-	})
+	sortKeepers(out)
 	return out
 }
 

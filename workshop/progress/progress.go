@@ -808,7 +808,7 @@ func cleanReport(out string) string {
 	var keep []string
 	for _, line := range strings.Split(out, "\n") {
 		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") || regexp.MustCompile(`^\w+\.go:\d+:\s*$`).MatchString(t) {
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") || regexp.MustCompile(`^\w+\.go:\d+:\s*$`).MatchString(t) || klogLine.MatchString(t) {
 			continue
 		}
 		keep = append(keep, strings.TrimPrefix(line, "        "))

@@ -560,6 +560,12 @@ func (k *code) leakLine() string {
 	return "Leak check failed (TestMain):\n"
 }
 
+// klogLine is a line klog wrote (client-go's and etcd's libraries log
+// with it): "E1129 14:02:11.123456   4242 leaderelection.go:473] ...". It
+// says nothing of why the test failed, and a report leaves it out (trial
+// C read a lease error in the middle of one).
+var klogLine = regexp.MustCompile(`^[IWEF]\d{4} \d\d:\d\d:\d\d\.\d+\s+\d+ [\w.-]+:\d+\] `)
+
 // plain is a plain test's failure: its own lines, the first and the last
 // ones when there are many. The last are kept because a test says why it
 // failed (t.Fatal) after what it logged on the way.
@@ -567,7 +573,7 @@ func (k *code) plain(output string) (string, []int) {
 	var lines []string
 	for _, line := range strings.Split(withoutEchoes(output), "\n") {
 		t := strings.TrimSpace(line)
-		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") {
+		if t == "" || strings.HasPrefix(t, "=== ") || strings.HasPrefix(t, "--- ") || klogLine.MatchString(t) {
 			continue
 		}
 		lines = append(lines, shorten(k.s.translate(strings.TrimPrefix(line, "    "))))

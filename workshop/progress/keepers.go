@@ -305,16 +305,22 @@ type KeptLock struct {
 
 // keptLock says what keeper kp does, with its exercise, and where.
 func (k *code) keptLock(kp keeper) KeptLock {
-	name := kp.fn
-	if id := k.funcs[kp.fn]; id != 0 {
-		name += fmt.Sprintf(" (exercise %d)", id)
-	}
+	name := k.keeperName(kp)
 	if kp.ret == 0 {
 		return KeptLock{fmt.Sprintf("%s locks %s and has no Unlock for it", name, kp.lock),
 			k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line))}
 	}
 	return KeptLock{fmt.Sprintf("%s returns still holding %s (locked at line %d)", name, kp.lock, kp.line),
 		k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.ret))}
+}
+
+// keeperName is a keeper's function with its exercise:
+// "ThreadSafeStore.Update (exercise 3)".
+func (k *code) keeperName(kp keeper) string {
+	if id := k.funcs[kp.fn]; id != 0 {
+		return fmt.Sprintf("%s (exercise %d)", kp.fn, id)
+	}
+	return kp.fn
 }
 
 // unreleased is every keeper of your code: a warning the runner shows with
@@ -457,7 +463,6 @@ func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved 
 	shapes := map[string]int{} // a hang's shape → the stuck tests it was seen in
 	return func(dump string) ([]string, bool) {
 		gs := parseDump(dump)
-		owners, culprit := k.lockCulprit(&strings.Builder{}, gs)
 		if t, ok := k.firstTakenTwice(gs); ok && t.read {
 			// A read lock taken twice waits only while a writer waits
 			// between the two: the checks that run the same code with no
@@ -466,6 +471,7 @@ func (k *code) hangsLike(blame Blame) func(dump string) (tests []string, proved 
 			// test that got stuck).
 			return nil, false
 		}
+		owners, culprit := k.lockCulprit(&strings.Builder{}, gs)
 		if culprit != "" {
 			owners = owners[:1] // the function that keeps the lock
 		} else {
@@ -628,31 +634,32 @@ func (k *code) firstTakenTwice(gs []goroutine) (twice, bool) {
 // readLockAt reports whether the lock call on a frame's line of your code
 // is an RLock.
 func (k *code) readLockAt(f frame) bool {
-	src := k.s.files[filepath.Base(f.file)]
-	if src == nil || filepath.Dir(f.file) != k.s.dir {
-		return false
-	}
-	return callAt(src, f.line, func(c *ast.CallExpr) string {
-		if name, _, ok := lockMethod(c); ok && name == "RLock" {
-			return name
-		}
-		return ""
-	}) != ""
+	name, _ := k.lockCallAt(f)
+	return name == "RLock"
 }
 
 // lockTakenAt names the lock a Lock or RLock call on a frame's line of
 // your code takes ("q.mu"), or "".
 func (k *code) lockTakenAt(f frame) string {
+	_, lock := k.lockCallAt(f)
+	return lock
+}
+
+// lockCallAt is the Lock or RLock call on a frame's line of your code:
+// its method and the lock it takes ("RLock", "s.mu"), or "" and "".
+func (k *code) lockCallAt(f frame) (name, lock string) {
 	src := k.s.files[filepath.Base(f.file)]
 	if src == nil || filepath.Dir(f.file) != k.s.dir {
-		return ""
+		return "", ""
 	}
-	return callAt(src, f.line, func(c *ast.CallExpr) string {
+	call := callAt(src, f.line, func(c *ast.CallExpr) string {
 		if name, lock, ok := lockMethod(c); ok && strings.HasSuffix(name, "Lock") && !strings.HasSuffix(name, "Unlock") {
-			return lock
+			return name + " " + lock
 		}
 		return ""
 	})
+	name, lock, _ = strings.Cut(call, " ")
+	return name, lock
 }
 
 // fields is a lock's name without its receiver ("mu" for q.mu, "cond.L"

@@ -504,3 +504,21 @@ func TestAReadLockTakenTwiceLeavesNoCheckOut(t *testing.T) {
 		t.Errorf("a write lock then a read lock left out %v (proved %t); want the checks that run it, proved", got, proved)
 	}
 }
+
+// A function that unlocks with a plain Unlock, never a deferred one, is
+// found at its Lock; one that defers it, even in a function literal, is
+// not.
+func TestPlainUnlocks(t *testing.T) {
+	src := []byte("package p\n\n" +
+		"func (s *S) Plain() {\n\ts.mu.Lock()\n\ts.x++\n\ts.mu.Unlock()\n}\n\n" +
+		"func (s *S) Deferred() {\n\ts.mu.Lock()\n\tdefer s.mu.Unlock()\n}\n\n" +
+		"func (s *S) InALiteral() {\n\ts.mu.RLock()\n\tdefer func() { s.mu.RUnlock() }()\n}\n")
+	got := plainUnlocks(src)
+	if len(got) != 1 || got[0].fn != "S.Plain" || got[0].lock != "s.mu" || got[0].line != 4 {
+		t.Errorf("plainUnlocks = %+v, want S.Plain's s.mu at line 4 alone", got)
+	}
+	plain, deferred := unlocks(src)
+	if !plain["S.Plain s.mu"] || !deferred["S.Deferred s.mu"] || !deferred["S.InALiteral s.mu"] || plain["S.InALiteral s.mu"] {
+		t.Errorf("unlocks: plain %v, deferred %v", plain, deferred)
+	}
+}

@@ -32,7 +32,7 @@ func (k *code) notDeferred(gs []goroutine) []keeper {
 	}
 	var out []keeper
 	k.eachFileOfYours(func(ref string, src []byte) {
-		deferredInRef := unlocks(k.done[filepath.Join(exgen.ExerciseDir, filepath.Base(ref))], true)
+		_, deferredInRef := unlocks(k.done[filepath.Join(exgen.ExerciseDir, filepath.Base(ref))])
 		for _, kp := range plainUnlocks(src) {
 			if waited[fields(kp.lock)] && deferredInRef[kp.fn+" "+kp.lock] {
 				kp.file = ref
@@ -48,7 +48,7 @@ func (k *code) notDeferred(gs []goroutine) []keeper {
 // only with a plain Unlock, never a deferred one: each as a keeper at its
 // Lock call.
 func plainUnlocks(src []byte) []keeper {
-	plain, deferred := unlocks(src, false), unlocks(src, true)
+	plain, deferred := unlocks(src)
 	fset, fns := funcDecls(src)
 	var out []keeper
 	for _, fn := range fns {
@@ -68,11 +68,11 @@ func plainUnlocks(src []byte) []keeper {
 	return out
 }
 
-// unlocks says which locks each function of src unlocks, deferred or not:
-// "ThreadSafeStore.Update s.mu" when it does. A deferred function literal
-// that unlocks counts as deferred.
-func unlocks(src []byte, deferred bool) map[string]bool {
-	out := map[string]bool{}
+// unlocks says which locks each function of src unlocks with a plain
+// Unlock, and which in a defer: "ThreadSafeStore.Update s.mu" when it
+// does. A deferred function literal that unlocks counts as deferred.
+func unlocks(src []byte) (plain, deferred map[string]bool) {
+	plain, deferred = map[string]bool{}, map[string]bool{}
 	_, fns := funcDecls(src)
 	for _, fn := range fns {
 		key := exgen.FuncKey(fn)
@@ -90,25 +90,25 @@ func unlocks(src []byte, deferred bool) map[string]bool {
 						return false // a body of its own
 					}
 				}
-				if name, lock, ok := lockMethod(m); ok && strings.HasSuffix(name, "Unlock") && inDefer == deferred {
-					out[key+" "+lock] = true
+				if name, lock, ok := lockMethod(m); ok && strings.HasSuffix(name, "Unlock") {
+					if inDefer {
+						deferred[key+" "+lock] = true
+					} else {
+						plain[key+" "+lock] = true
+					}
 				}
 				return true
 			})
 		}
 		walk(fn.Body, false)
 	}
-	return out
+	return plain, deferred
 }
 
 // notDeferredLine is what the report says of one such function.
 func (k *code) notDeferredLine(kp keeper) string {
-	name := kp.fn
-	if id := k.funcs[kp.fn]; id != 0 {
-		name += fmt.Sprintf(" (exercise %d)", id)
-	}
 	return fmt.Sprintf("          Not deferred: %s unlocks %s with a plain Unlock, where the\n"+
 		"            reference defers it: a panic between its Lock and Unlock (an index\n"+
 		"            function's, a handler's) skips the Unlock, and the lock stays held.\n"+
-		"            %s\n", name, kp.lock, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line)))
+		"            %s\n", k.keeperName(kp), kp.lock, k.s.translate(fmt.Sprintf("%s:%d", kp.file, kp.line)))
 }
